@@ -1,0 +1,242 @@
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { SingleBar, Presets } from 'cli-progress';
+import type { State } from '@bmet/shared/constants';
+import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
+import type { Db } from '../client';
+import { accounts, customers, drivers, trips } from '../schema';
+import { createLocalObjectStore, type ObjectStore } from '../../infra/object-store';
+import { drawDocumentJpeg } from './document-image';
+import {
+  buildCustomer,
+  buildDocumentRow,
+  buildDriver,
+  buildRatings,
+  buildRates,
+  buildTrip,
+  createAccount,
+  insertCustomerRatings,
+  insertDocuments,
+  insertDriverRatings,
+  insertRates,
+  planDocuments,
+} from './factories';
+import { CITIES, FRANCHISE_AREAS } from './india';
+import { Random } from './random';
+
+export type SeedScale = {
+  drivers: number;
+  trips: number;
+  customers: number;
+  dealers: number;
+  franchisesPerDealer: number;
+};
+export const DEFAULT_SCALE: SeedScale = {
+  drivers: 200,
+  trips: 5000,
+  customers: 500,
+  dealers: 6,
+  franchisesPerDealer: 3,
+};
+
+export const DEMO_ACCOUNTS = {
+  admin: 'admin@bookmyetaxi.test',
+  dealer: 'dealer@bookmyetaxi.test',
+  franchise: 'franchise@bookmyetaxi.test',
+} as const;
+
+const DEALER_STATES: State[] = [
+  'maharashtra',
+  'karnataka',
+  'delhi',
+  'tamil nadu',
+  'west bengal',
+  'gujarat',
+  'telangana',
+  'uttar pradesh',
+];
+const IMAGE_VARIANTS = 3;
+const BATCH = 1000;
+
+export async function isDatabaseEmpty(db: Db): Promise<boolean> {
+  const rows = await db
+    .select({ one: sql`1` })
+    .from(accounts)
+    .limit(1);
+  return rows.length === 0;
+}
+
+/** Empties every table (for `npm run seed -- --reset`). */
+export async function resetDatabase(db: Db): Promise<void> {
+  await db.execute(sql`truncate table audit_log, car_rates, trips, customer_ratings, customers,
+    driver_ratings, driver_documents, drivers, sign_in_attempts, sessions, accounts restart identity cascade`);
+}
+
+function progressBar(enabled: boolean, label: string, total: number) {
+  if (!enabled) return { increment: (_n: number) => {}, stop: () => {} };
+  const bar = new SingleBar(
+    { format: `${label.padEnd(10)} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}` },
+    Presets.shades_classic,
+  );
+  bar.start(total, 0);
+  return { increment: (n: number) => bar.increment(n), stop: () => bar.stop() };
+}
+
+/** Writes the document scans the demo drivers point at (a few variants per document type). */
+async function storeDocumentTemplates(store: ObjectStore): Promise<Map<string, number>> {
+  const sizes = new Map<string, number>();
+  for (const key of DOCUMENT_KEYS) {
+    for (let v = 0; v < IMAGE_VARIANTS; v++) {
+      const image = drawDocumentJpeg(key, v);
+      const objectKey = `images/demo/${key}-${v}.jpg`;
+      await store.put(objectKey, image, 'image/jpeg');
+      sizes.set(objectKey, image.length);
+    }
+  }
+  return sizes;
+}
+
+/**
+ * Fills an empty database with deterministic Indian demo data: staff accounts of every role,
+ * drivers with documents, positions and ratings, customers, trips in every status, and rates for
+ * every state and car type.
+ */
+export async function seedDemo(
+  db: Db,
+  options: {
+    password: string;
+    dataDir: string;
+    progress: boolean;
+    scale?: Partial<SeedScale>;
+    seed?: number;
+  },
+) {
+  const scale = { ...DEFAULT_SCALE, ...options.scale };
+  const rng = new Random(options.seed ?? 20261120);
+  const store = createLocalObjectStore(join(options.dataDir, 'objects'));
+  const password = options.password;
+
+  // Staff: two admins, city dealers across states, franchises under each dealer.
+  const admin = await createAccount(db, {
+    role: 'admin',
+    email: DEMO_ACCOUNTS.admin,
+    password,
+    displayName: 'Asha Rao',
+  });
+  await createAccount(db, {
+    role: 'admin',
+    email: 'ops.admin@bookmyetaxi.test',
+    password,
+    displayName: 'Kiran Desai',
+    createdBy: admin.id,
+  });
+  const franchises: { id: string; state: State }[] = [];
+  const dealerCount = Math.max(1, Math.min(scale.dealers, DEALER_STATES.length));
+  for (let d = 0; d < dealerCount; d++) {
+    const state = DEALER_STATES[d]!;
+    const city = CITIES[state];
+    const dealer = await createAccount(db, {
+      role: 'city_dealer',
+      email:
+        d === 0
+          ? DEMO_ACCOUNTS.dealer
+          : `dealer.${city.city.toLowerCase().replace(/\s+/g, '')}@bookmyetaxi.test`,
+      password,
+      displayName: d === 0 ? 'Vikram Patil' : `${city.city} Mobility Partners`,
+      state,
+      createdBy: admin.id,
+      createdAt: new Date(Date.now() - (dealerCount - d) * 30 * 86_400_000),
+    });
+    for (let f = 0; f < Math.max(1, scale.franchisesPerDealer); f++) {
+      const area = FRANCHISE_AREAS[f % FRANCHISE_AREAS.length]!;
+      const demo = d === 0 && f === 0;
+      const franchise = await createAccount(db, {
+        role: 'franchise',
+        email: demo
+          ? DEMO_ACCOUNTS.franchise
+          : `franchise.${city.city.toLowerCase().replace(/\s+/g, '')}.${area.toLowerCase().replace(/\s+/g, '')}@bookmyetaxi.test`,
+        password,
+        displayName: `${city.city} ${area} EV Cabs`,
+        state,
+        dealerId: dealer.id,
+        createdBy: dealer.id,
+        createdAt: new Date(Date.now() - (dealerCount - d) * 30 * 86_400_000 + (f + 1) * 86_400_000),
+      });
+      franchises.push({ id: franchise.id, state });
+    }
+  }
+
+  // Rates for every state and car type.
+  for (const state of STATES)
+    for (const carType of CAR_TYPES) await insertRates(db, state, carType, buildRates(rng, carType));
+
+  // Drivers: a fifth of them with the demo franchise, a few not yet assigned to any.
+  const templates = await storeDocumentTemplates(store);
+  const driverRows: ReturnType<typeof buildDriver>[] = [];
+  const driverBar = progressBar(options.progress, 'drivers', scale.drivers);
+  for (let i = 0; i < scale.drivers; i += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, scale.drivers - i) }, (_, j) => {
+      const n = i + j;
+      const franchise = n % 5 === 0 ? franchises[0]! : rng.chance(0.08) ? null : rng.pick(franchises);
+      return buildDriver(rng, {
+        state: franchise?.state ?? rng.pick(STATES),
+        franchiseId: franchise?.id ?? null,
+      });
+    });
+    await db.insert(drivers).values(batch);
+    const documents = batch.flatMap((driver) =>
+      planDocuments(rng).map((plan) => {
+        const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
+        return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
+      }),
+    );
+    for (let k = 0; k < documents.length; k += BATCH)
+      await insertDocuments(db, documents.slice(k, k + BATCH));
+    for (const driver of batch) await insertDriverRatings(db, driver.id, buildRatings(rng, rng.int(0, 8)));
+    driverRows.push(...batch);
+    driverBar.increment(batch.length);
+  }
+  driverBar.stop();
+
+  // Customers with the ratings drivers gave them.
+  const customerRows: ReturnType<typeof buildCustomer>[] = [];
+  const customerBar = progressBar(options.progress, 'customers', scale.customers);
+  for (let i = 0; i < scale.customers; i += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, scale.customers - i) }, () => buildCustomer(rng));
+    await db.insert(customers).values(batch);
+    for (const customer of batch)
+      await insertCustomerRatings(db, customer.id, buildRatings(rng, rng.int(0, 3)));
+    customerRows.push(...batch);
+    customerBar.increment(batch.length);
+  }
+  customerBar.stop();
+
+  // Trips over the last six months, more of them recent, in every status.
+  const assigned = driverRows.filter((d) => d.franchiseId);
+  const tripBar = progressBar(options.progress, 'trips', scale.trips);
+  const now = Date.now();
+  const TRIP_BATCH = 2000;
+  for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
+    const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, () => {
+      const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
+      const ageMs = Math.floor(rng.next() ** 2 * 180 * 86_400_000);
+      const state = (driver?.state as State | null) ?? rng.pick(DEALER_STATES);
+      return buildTrip(rng, {
+        customer: rng.pick(customerRows),
+        driver: driver ? { id: driver.id, state, carType: driver.carType ?? null } : null,
+        state,
+        createdAt: new Date(now - ageMs),
+      });
+    });
+    await db.insert(trips).values(batch);
+    tripBar.increment(batch.length);
+  }
+  tripBar.stop();
+
+  return {
+    accounts: 2 + dealerCount * (1 + Math.max(1, scale.franchisesPerDealer)),
+    drivers: scale.drivers,
+    customers: scale.customers,
+    trips: scale.trips,
+  };
+}

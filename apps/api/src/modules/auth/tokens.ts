@@ -1,0 +1,41 @@
+import { jwtVerify, SignJWT } from 'jose';
+import type { Role } from '@bmet/shared/constants';
+import { ROLES } from '@bmet/shared/constants';
+
+export type IdTokenClaims = { sub: string; sid: string; role: Role; exp: number };
+
+const ISSUER = 'book-my-etaxi';
+const key = (secret: string) => new TextEncoder().encode(secret);
+
+/**
+ * Signs an ID token whose claims carry the role as a true boolean claim ({"admin": true}),
+ * as the sign-in rule of the spec expects, plus the session it belongs to.
+ */
+export async function signIdToken(
+  input: { accountId: string; sessionId: string; role: Role; email: string; name: string | null },
+  secret: string,
+  expiresAt: Date,
+): Promise<string> {
+  return new SignJWT({ [input.role]: true, sid: input.sessionId, email: input.email, name: input.name })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(input.accountId)
+    .setIssuer(ISSUER)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
+    .sign(key(secret));
+}
+
+/** Verifies signature, issuer and expiry; answers null for any token that is not good. */
+export async function verifyIdToken(token: string, secret: string): Promise<IdTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(secret), {
+      issuer: ISSUER,
+      algorithms: ['HS256'],
+    });
+    const role = ROLES.find((r) => payload[r] === true);
+    if (!role || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+    return { sub: payload.sub, sid: payload.sid, role, exp: payload.exp ?? 0 };
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Role } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { Permission } from '@bmet/shared/permissions';
+import { rolesFor } from '@bmet/shared/permissions';
+import type { Db } from '../db/client';
+import { findActiveSession } from '../modules/auth/repository';
+import { verifyIdToken } from '../modules/auth/tokens';
+
+/** Who may call a route: anyone, any signed-in user, or the roles of a permission of the matrix. */
+export type Access = 'public' | 'signed-in' | Permission;
+
+export type SessionUser = {
+  id: string;
+  email: string;
+  displayName: string | null;
+  role: Role;
+  state: string | null;
+  dealerId: string | null;
+  sessionId: string;
+};
+
+export type RouteEntry = { method: string; url: string; access: Access };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    user: SessionUser | null;
+  }
+  interface FastifyInstance {
+    /** Every /api route with the access it declares (used by the permission tests). */
+    routeCatalog: RouteEntry[];
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/** The signed-in user of a route that is not public (the hook has already checked it). */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+  return request.user;
+}
+
+/**
+ * Authenticates every /api request and applies the route's declared access before validation,
+ * so an anonymous or unauthorized caller learns nothing from a 400. A route that declares no
+ * access fails at startup rather than running open.
+ */
+export const authenticationPlugin = fp(
+  async (app: FastifyInstance, options: { db: Db; jwtSecret: string }) => {
+    app.decorate('routeCatalog', [] as RouteEntry[]);
+    app.decorateRequest('user', null);
+
+    app.addHook('onRoute', (route) => {
+      if (!route.url.startsWith('/api') || route.method === 'HEAD') return;
+      const access = route.config?.access;
+      if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.routeCatalog.push({ method, url: route.url, access });
+      }
+    });
+
+    app.addHook('onRequest', async (request) => {
+      const access = request.routeOptions.config.access;
+      if (!access) return; // not an /api route (static files, SPA fallback)
+      const token = bearerToken(request);
+      if (token) {
+        const claims = await verifyIdToken(token, options.jwtSecret);
+        const session = claims ? await findActiveSession(options.db, claims.sid, claims.sub) : null;
+        if (session) request.user = { ...session, sessionId: claims!.sid };
+        else if (access !== 'public') throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+      }
+      if (access === 'public') return;
+      if (!request.user) throw new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+      if (access === 'signed-in') return;
+      const [resource, action] = access;
+      if (!rolesFor(resource, action as never).includes(request.user.role)) {
+        throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+      }
+    });
+  },
+);

@@ -1,0 +1,62 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+
+/** Turns a validation failure into the one error body, with a message per field. */
+function validationError(error: FastifyError & { validation: unknown[] }): AppError {
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.validation as { instancePath?: string; message?: string }[]) {
+    const field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || '_';
+    (fieldErrors[field] ??= []).push(issue.message ?? 'Invalid value.');
+  }
+  const first = Object.entries(fieldErrors)[0];
+  const message =
+    first && Object.keys(fieldErrors).length === 1 && first[1][0]
+      ? first[0] === '_'
+        ? first[1][0]
+        : `${first[0]}: ${first[1][0]}`
+      : MESSAGES.validationFailed;
+  return new AppError('VALIDATION', message, { fieldErrors });
+}
+
+/** Maps Fastify's own client errors (bad JSON, body too large...) onto our codes. */
+function frameworkError(error: FastifyError): AppError | null {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('VALIDATION', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'This content type is not accepted here.');
+    default:
+      break;
+  }
+  if (error.statusCode === 429) return new AppError('RATE_LIMITED', MESSAGES.rateLimited);
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new AppError(error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION', error.message);
+  }
+  return null;
+}
+
+/** One error body for every failure; 5xx answers hide internals and are logged with the request id. */
+export const errorsPlugin = fp(async (app: FastifyInstance) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let appError: AppError | null;
+    if (error instanceof AppError) appError = error;
+    else if (hasZodFastifySchemaValidationErrors(error)) appError = validationError(error);
+    else appError = frameworkError(error);
+
+    if (!appError) {
+      request.log.error({ err: error }, 'unhandled error');
+      appError = new AppError('INTERNAL', MESSAGES.internal);
+    } else if (appError.status >= 500) {
+      request.log.error({ err: error }, 'server error');
+    }
+    if (appError.headers) reply.headers(appError.headers);
+    return reply.status(appError.status).send(appError.toBody());
+  });
+});

@@ -1,0 +1,58 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+
+export const LANDING_PAGE = '/landingPage/index.html';
+
+/**
+ * Serves the built web app and the landing page, answers client-side routes with index.html,
+ * and keeps unknown /api paths a JSON 404.
+ */
+export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: string }) => {
+  const built = existsSync(join(options.webDist, 'index.html'));
+
+  // The spec: '/' goes straight to the landing page.
+  app.get('/', (_request, reply) => reply.redirect(LANDING_PAGE, 302));
+
+  if (built) {
+    await app.register(fastifyStatic, {
+      root: options.webDist,
+      wildcard: false,
+      index: false,
+      setHeaders(reply, path) {
+        // Hashed bundles never change; everything else is checked on each visit.
+        reply.header(
+          'cache-control',
+          path.includes(`${join(options.webDist, 'assets')}`)
+            ? 'public, max-age=31536000, immutable'
+            : 'no-cache',
+        );
+      },
+    });
+    app.get('/landingPage', (_request, reply) => reply.redirect(LANDING_PAGE, 301));
+    app.get('/landingPage/', (_request, reply) => reply.redirect(LANDING_PAGE, 301));
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (path === '/api' || path.startsWith('/api/')) {
+      throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    }
+    if (!built) {
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app is not built. Run `npm start` (it builds it) or `npm run dev`.');
+    }
+    // The router on the client decides which screen (or its not-found page) to show.
+    reply.header('cache-control', 'no-cache');
+    return reply.sendFile('index.html');
+  });
+});

@@ -1,0 +1,84 @@
+import { buildApp } from './app';
+import { ConfigError, loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = {
+    level: config.logLevel,
+    ...(config.logPretty
+      ? {
+          transport: {
+            target: 'pino-pretty',
+            options: { translateTime: 'HH:MM:ss', ignore: 'pid,hostname' },
+          },
+        }
+      : {}),
+  };
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, db: database.db, logger });
+
+  if (config.demoData && (await isDatabaseEmpty(database.db))) {
+    app.log.info('Empty database: loading the demo data (a few seconds)...');
+    const summary = await seedDemo(database.db, {
+      password: config.demoPassword,
+      dataDir: config.dataDir,
+      progress: false,
+    });
+    app.log.info(summary, 'demo data loaded');
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, 15_000);
+    timer.unref();
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const url = `http://localhost:${config.port}`;
+  const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
+  console.log(`\nBook-My-ETaxi staff console: ${url}  (database: ${store})`);
+  if (config.demoData) {
+    console.log(
+      'Demo accounts (password: ' +
+        (process.env.DEMO_PASSWORD ? 'DEMO_PASSWORD' : config.demoPassword) +
+        '):',
+    );
+    console.log('  admin@bookmyetaxi.test      Admin tab');
+    console.log('  dealer@bookmyetaxi.test     City Dealer tab');
+    console.log('  franchise@bookmyetaxi.test  Franchise tab');
+  }
+  console.log(`Sign in at ${url}/admin  ·  API docs at ${url}/api/docs\n`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,117 @@
+/** The three staff roles, in the order the sign-in tabs show them. */
+export const ROLES = ['admin', 'city_dealer', 'franchise'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** How each role is named on screen (sign-in tabs and headings). */
+export const ROLE_LABELS: Record<Role, string> = {
+  admin: 'Admin',
+  city_dealer: 'City Dealer',
+  franchise: 'Franchise',
+};
+
+/** The 30 supported states, lowercase, in the spec's order. */
+export const STATES = [
+  'andhra pradesh',
+  'arunachal pradesh',
+  'assam',
+  'bihar',
+  'chandigarh',
+  'chhattisgarh',
+  'delhi',
+  'goa',
+  'gujarat',
+  'haryana',
+  'himachal pradesh',
+  'jharkhand',
+  'karnataka',
+  'kerala',
+  'madhya pradesh',
+  'maharashtra',
+  'manipur',
+  'meghalaya',
+  'mizoram',
+  'nagaland',
+  'odisha',
+  'punjab',
+  'rajasthan',
+  'sikkim',
+  'tamil nadu',
+  'telangana',
+  'tripura',
+  'uttar pradesh',
+  'uttarakhand',
+  'west bengal',
+] as const;
+export type State = (typeof STATES)[number];
+
+/** Car types known to the customer and driver apps, with their labels. */
+export const CAR_TYPES = ['mini', 'sedan', 'suv', 'erickshaw', 'auto'] as const;
+export type CarType = (typeof CAR_TYPES)[number];
+export const CAR_TYPE_LABELS: Record<CarType, string> = {
+  mini: 'Mini',
+  sedan: 'Sedan',
+  suv: 'SUV',
+  erickshaw: 'E-Rickshaw',
+  auto: 'Auto',
+};
+
+/** The ten driver document keys, spelled as the driver app stores them (vehcileAudit included). */
+export const DOCUMENT_KEYS = [
+  'aadharCard',
+  'addressProof',
+  'driverLicence',
+  'fitnessCertificate',
+  'identityDetail',
+  'panCard',
+  'pollutionCertificate',
+  'rcCertificate',
+  'vehcileAudit',
+  'vehiclePermit',
+] as const;
+export type DocumentKey = (typeof DOCUMENT_KEYS)[number];
+export const DOCUMENT_LABELS: Record<DocumentKey, string> = {
+  aadharCard: 'Aadhar Card',
+  addressProof: 'Address Proof',
+  driverLicence: 'Driver Licence',
+  fitnessCertificate: 'Fitness Certificate',
+  identityDetail: 'Identity Detail',
+  panCard: 'PAN Card',
+  pollutionCertificate: 'Pollution Certificate',
+  rcCertificate: 'RC Certificate',
+  vehcileAudit: 'Vehicle Audit',
+  vehiclePermit: 'Vehicle Permit',
+};
+
+/** Trip lifecycle, derived from the driver app's flags. */
+export const TRIP_STATUSES = ['requested', 'assigned', 'started', 'completed', 'cancelled'] as const;
+export type TripStatus = (typeof TRIP_STATUSES)[number];
+
+/** The rate fields of one car type in one state. */
+export const RATE_FIELDS = [
+  'per_km',
+  'basePrice',
+  'nightCharge',
+  'waitingCharge',
+  'rushHour',
+  'surCharges',
+  'extra',
+] as const;
+export type RateField = (typeof RATE_FIELDS)[number];
+
+/** Where the map centres when a driver has no known position. */
+export const DEFAULT_LOCATION = { lat: 20, long: 20 } as const;
+export const DEFAULT_COUNTRY = 'India';
+
+/** Session storage keys the spec names. */
+export const SESSION_KEYS = {
+  idToken: 'idToken',
+  expirationTime: 'expirationTime',
+  currentClaim: 'currentClaim',
+} as const;
+
+/** Password rules: length only, plus a refusal of common passwords (checked on the server). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const WELCOME_ANIMATION_MS = 6000;
+export const LOCATION_POLL_MS = 5000;

@@ -1,0 +1,42 @@
+import type { Role } from './constants';
+
+const ALL: readonly Role[] = ['admin', 'city_dealer', 'franchise'];
+const ADMIN: readonly Role[] = ['admin'];
+const ADMIN_DEALER: readonly Role[] = ['admin', 'city_dealer'];
+
+/**
+ * Which roles may do what, for every resource. The API guards each route with it and the web app
+ * reads it only to hide what a user cannot do. Row scope (which records) is the repositories' job.
+ */
+export const PERMISSIONS = {
+  welcome: { view: ALL },
+  profile: { view: ADMIN, update: ADMIN },
+  drivers: { list: ALL, view: ALL, delete: ALL, restore: ADMIN, assign: ADMIN, review: ALL },
+  trips: { list: ALL, view: ALL, feedback: ALL },
+  customers: { list: ADMIN, view: ADMIN },
+  'city-dealers': { list: ADMIN, create: ADMIN, update: ADMIN, delete: ADMIN },
+  franchises: { list: ADMIN_DEALER, create: ADMIN_DEALER, update: ADMIN_DEALER },
+  admins: { list: ADMIN },
+  passwords: { update: ADMIN },
+  'car-rates': { list: ADMIN, update: ADMIN },
+} as const satisfies Record<string, Record<string, readonly Role[]>>;
+
+export type Resource = keyof typeof PERMISSIONS;
+export type Action<R extends Resource> = keyof (typeof PERMISSIONS)[R];
+export type Permission = { [R in Resource]: [R, Action<R>] }[Resource];
+
+/** Roles allowed to perform an action on a resource. */
+export function rolesFor<R extends Resource>(resource: R, action: Action<R>): readonly Role[] {
+  return PERMISSIONS[resource][action] as readonly Role[];
+}
+
+/** Whether a user (or a bare role) may perform an action on a resource. */
+export function can<R extends Resource>(
+  user: { role: Role } | Role | null | undefined,
+  action: Action<R>,
+  resource: R,
+): boolean {
+  if (!user) return false;
+  const role = typeof user === 'string' ? user : user.role;
+  return rolesFor(resource, action).includes(role);
+}

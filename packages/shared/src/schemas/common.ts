@@ -1,0 +1,26 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '../constants';
+import { MESSAGES } from '../messages';
+
+/** Wraps a payload in the spec's `{ data: ... }` envelope. */
+export const envelope = <T extends z.ZodType>(data: T) => z.object({ data: data });
+
+export const roleSchema = z.enum(ROLES);
+
+/** An email address, trimmed and lowercased so that lookups are case-insensitive. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254)
+  .pipe(z.email({ message: 'Enter a valid email address.' }));
+
+/** A new password: length rules here; the common-password check runs on the server. */
+export const newPasswordSchema = z
+  .string()
+  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort(PASSWORD_MIN_LENGTH))
+  .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong(PASSWORD_MAX_LENGTH));
+
+export const idParamSchema = z.object({ id: z.uuid({ message: 'Not a valid id.' }) });
+
+export const messageResponseSchema = envelope(z.object({ message: z.string() }));
