@@ -1,0 +1,30 @@
+import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
+import { isRouteErrorResponse, useRouteError } from 'react-router';
+import { MESSAGES } from '@bmet/shared/messages';
+
+/** The router's error page, with the spec's text. */
+export function ErrorPage() {
+  const error = useRouteError();
+  const detail = isRouteErrorResponse(error)
+    ? `${error.status} ${error.statusText}`
+    : error instanceof Error
+      ? error.message
+      : null;
+  return (
+    <Center mih="100dvh" p="md">
+      <Stack align="center" gap="sm" maw={560} ta="center">
+        <Title order={1} size="h2">
+          {MESSAGES.unexpectedError}
+        </Title>
+        <Text c="dimmed">Something went wrong while showing this page. Reloading usually helps.</Text>
+        {detail && <Code block>{detail}</Code>}
+        <Button onClick={() => window.location.assign('/welcome')}>Go to Welcome</Button>
+      </Stack>
+    </Center>
+  );
+}
+
+/** A route that fails on purpose, so that the error page can be seen and tested. */
+export function CrashTest(): never {
+  throw new Error('This page fails on purpose to show the error page.');
+}

@@ -1,0 +1,39 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Link, Navigate, useLocation } from 'react-router';
+import { can, type Permission } from '@bmet/shared/permissions';
+import { MESSAGES } from '@bmet/shared/messages';
+import { useSession } from '../lib/session-context';
+
+export function NotAllowed() {
+  return (
+    <Stack align="center" mt="xl" gap="sm" ta="center">
+      <Title order={2}>Not allowed</Title>
+      <Text>{MESSAGES.notAllowed}</Text>
+      <Button component={Link} to="/welcome" variant="light">
+        Back to Welcome
+      </Button>
+    </Stack>
+  );
+}
+
+export function NotFound() {
+  return (
+    <Stack align="center" mt="xl" gap="sm" ta="center">
+      <Title order={2}>Page not found</Title>
+      <Text>{MESSAGES.notFoundPage}</Text>
+      <Button component={Link} to="/welcome" variant="light">
+        Back to Welcome
+      </Button>
+    </Stack>
+  );
+}
+
+/** Signed-out visitors go to the sign-in screen; a role without the permission sees NotAllowed. */
+export function RequireAccess({ permission, children }: { permission: Permission; children: ReactNode }) {
+  const { session } = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/admin" replace state={{ from: location.pathname }} />;
+  if (!can(session.role, permission[1] as never, permission[0])) return <NotAllowed />;
+  return children;
+}

@@ -1,0 +1,104 @@
+import type { ComponentType } from 'react';
+import { lazy } from 'react';
+import type { Permission } from '@bmet/shared/permissions';
+
+export type StaffRoute = {
+  path: string;
+  title: string;
+  permission: Permission;
+  Component: ComponentType;
+};
+
+const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(() => load().then((module) => ({ default: module[name] })));
+
+/** The signed-in routes of the spec's route table, each with the permission that opens it. */
+export const STAFF_ROUTES: StaffRoute[] = [
+  {
+    path: '/welcome',
+    title: 'Welcome',
+    permission: ['welcome', 'view'],
+    Component: screen(() => import('../features/welcome/welcome-screen'), 'WelcomeScreen'),
+  },
+  {
+    path: '/trips',
+    title: 'Trips',
+    permission: ['trips', 'list'],
+    Component: screen(() => import('../features/trips/trips-screen'), 'TripsScreen'),
+  },
+  {
+    path: '/drivers',
+    title: 'Drivers',
+    permission: ['drivers', 'list'],
+    Component: screen(() => import('../features/drivers/drivers-screen'), 'DriversScreen'),
+  },
+  {
+    path: '/customers',
+    title: 'Customers',
+    permission: ['customers', 'list'],
+    Component: screen(() => import('../features/customers/customers-screen'), 'CustomersScreen'),
+  },
+  {
+    path: '/createCityDealer',
+    title: 'City Dealer sign up',
+    permission: ['city-dealers', 'create'],
+    Component: screen(
+      () => import('../features/city-dealers/create-city-dealer-screen'),
+      'CreateCityDealerScreen',
+    ),
+  },
+  {
+    path: '/createfranchise',
+    title: 'Franchise Sign up',
+    permission: ['franchises', 'create'],
+    Component: screen(
+      () => import('../features/franchises/create-franchise-screen'),
+      'CreateFranchiseScreen',
+    ),
+  },
+  {
+    path: '/cityDealer',
+    title: 'City Dealers',
+    permission: ['city-dealers', 'list'],
+    Component: screen(() => import('../features/city-dealers/city-dealers-screen'), 'CityDealersScreen'),
+  },
+  {
+    path: '/displayFranchise',
+    title: 'Franchises',
+    permission: ['franchises', 'list'],
+    Component: screen(() => import('../features/franchises/franchises-screen'), 'FranchisesScreen'),
+  },
+  {
+    path: '/profile',
+    title: 'Profile',
+    permission: ['profile', 'view'],
+    Component: screen(() => import('../features/profile/profile-screen'), 'ProfileScreen'),
+  },
+  {
+    path: '/update-password',
+    title: 'Update Password',
+    permission: ['passwords', 'update'],
+    Component: screen(() => import('../features/passwords/update-password-screen'), 'UpdatePasswordScreen'),
+  },
+  {
+    path: '/manage-prices',
+    title: 'Manage Car Rates by State',
+    permission: ['car-rates', 'list'],
+    Component: screen(() => import('../features/car-rates/manage-prices-screen'), 'ManagePricesScreen'),
+  },
+];
+
+export type NavItem = { label: string; to: string; permission: Permission };
+
+/** The navigation bar in the spec's order: Drivers and Trips for all, then each role's extras. */
+export const NAV_ITEMS: NavItem[] = [
+  { label: 'Drivers', to: '/drivers', permission: ['drivers', 'list'] },
+  { label: 'Trips', to: '/trips', permission: ['trips', 'list'] },
+  { label: 'Update Password', to: '/update-password', permission: ['passwords', 'update'] },
+  { label: 'Manage Prices', to: '/manage-prices', permission: ['car-rates', 'list'] },
+  { label: 'Customers', to: '/customers', permission: ['customers', 'list'] },
+  { label: 'Create City Dealer', to: '/createcitydealer', permission: ['city-dealers', 'create'] },
+  { label: 'Franchises', to: '/displayFranchise', permission: ['franchises', 'list'] },
+  { label: 'Create Franchise', to: '/createfranchise', permission: ['franchises', 'create'] },
+  { label: 'City Dealers', to: '/cityDealer', permission: ['city-dealers', 'list'] },
+];

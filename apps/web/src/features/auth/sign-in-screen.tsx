@@ -1,0 +1,102 @@
+import {
+  Alert,
+  Anchor,
+  Button,
+  Center,
+  Paper,
+  PasswordInput,
+  Stack,
+  Tabs,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate } from 'react-router';
+import type { Role } from '@bmet/shared/constants';
+import { ROLE_LABELS, ROLES } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { useSession } from '../../lib/session-context';
+import { useSignIn } from './api';
+
+/** The sign-in screen: one tab per role; the chosen tab must match the account's role. */
+export function SignInScreen() {
+  const { session, startSession } = useSession();
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const [role, setRole] = useState<Role>('admin');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+
+  if (session) return <Navigate to="/welcome" replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    signIn.mutate(
+      { email, password, role },
+      {
+        onSuccess: (data) => {
+          startSession({ idToken: data.idToken, expirationTime: data.expirationTime, role: data.role });
+          navigate('/welcome');
+        },
+      },
+    );
+  };
+
+  return (
+    <Center mih="calc(100dvh - 100px)">
+      <Paper withBorder shadow="sm" p="lg" w="100%" maw={420}>
+        <Tabs
+          value={role}
+          onChange={(value) => {
+            setRole((value as Role) ?? 'admin');
+            signIn.reset();
+          }}
+        >
+          <Tabs.List grow mb="md">
+            {ROLES.map((r) => (
+              <Tabs.Tab key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Title order={2} size="h3">
+              {MESSAGES.signInHeading(role)}
+            </Title>
+            {signIn.error && (
+              <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
+                {signIn.error.message}
+              </Alert>
+            )}
+            <TextInput
+              label="Email"
+              type="email"
+              autoComplete="username"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              required
+            />
+            <PasswordInput
+              label="Password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              required
+            />
+            <Button type="submit" loading={signIn.isPending} fullWidth>
+              {MESSAGES.signInButton}
+            </Button>
+            {role === 'admin' && (
+              <Anchor component={Link} to="/reset-password-admin" size="sm" ta="center">
+                {MESSAGES.forgotPasswordLink}
+              </Anchor>
+            )}
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

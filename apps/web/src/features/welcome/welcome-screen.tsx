@@ -1,0 +1,58 @@
+import { Button, Group, Loader, Paper, Stack, Text, Title, Transition } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { WELCOME_ANIMATION_MS } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { can } from '@bmet/shared/permissions';
+import { useCurrentUser } from '../../lib/current-user';
+import { useSession } from '../../lib/session-context';
+
+/** The greeting: the display name or else the email; shortcuts appear when the animation is done. */
+export function WelcomeScreen() {
+  const { session } = useSession();
+  const { data: user, isPending } = useCurrentUser();
+  const [animationDone, setAnimationDone] = useState(false);
+
+  useEffect(() => {
+    document.title = 'Welcome · Book-My-ETaxi';
+    const timer = setTimeout(() => setAnimationDone(true), WELCOME_ANIMATION_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
+  if (isPending) return <Loader aria-label="Loading" />;
+  const name = user?.displayName || user?.email || '';
+  const role = session?.role;
+
+  return (
+    <Paper p={{ base: 'lg', sm: 'xl' }} radius="lg" bg="teal.0" mt="md">
+      <Stack gap="md" className="welcome-fade-in">
+        <Title order={2}>{MESSAGES.welcomeHeading(name)}</Title>
+        <Text size="lg" c="dimmed">
+          {MESSAGES.welcomeTagline}
+        </Text>
+        <Transition mounted={animationDone} transition="fade-up" duration={400}>
+          {(styles) => (
+            <Group style={styles} gap="sm" data-testid="welcome-shortcuts">
+              <Button component={Link} to="/drivers" variant="white">
+                Drivers
+              </Button>
+              <Button component={Link} to="/trips" variant="white">
+                Trips
+              </Button>
+              {role && can(role, 'list', 'franchises') && (
+                <Button component={Link} to="/displayFranchise" variant="white">
+                  Franchises
+                </Button>
+              )}
+              {role && can(role, 'list', 'customers') && (
+                <Button component={Link} to="/customers" variant="white">
+                  Customers
+                </Button>
+              )}
+            </Group>
+          )}
+        </Transition>
+      </Stack>
+    </Paper>
+  );
+}
