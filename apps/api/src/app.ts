@@ -4,12 +4,14 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import secureJson from 'secure-json-parse';
 import {
   jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import { AppError } from '@bmet/shared/errors';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { authRoutes } from './modules/auth/routes';
@@ -36,6 +38,17 @@ export async function buildApp({ config, db, logger = false }: AppOptions) {
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Many clients send Content-Type: application/json on a POST without a body; treat it as no body.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
+    } catch {
+      done(new AppError('VALIDATION', 'The request body is not valid JSON.'), undefined);
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -91,6 +104,8 @@ export async function buildApp({ config, db, logger = false }: AppOptions) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     staticCSP: true,
+    // Same framing rule as every other response.
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'"),
     uiConfig: { docExpansion: 'list' },
     uiHooks: {
       // The docs are part of the API: reachable without a token, like the spec of any public API.

@@ -64,6 +64,8 @@ export const authenticationPlugin = fp(
       if (!route.url.startsWith('/api') || route.method === 'HEAD') return;
       const access = route.config?.access;
       if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
+      // The OpenAPI document shows which routes need no bearer token.
+      if (access === 'public' && route.schema) route.schema = { ...route.schema, security: [] };
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.routeCatalog.push({ method, url: route.url, access });
       }

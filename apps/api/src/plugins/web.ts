@@ -16,7 +16,7 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
   const built = existsSync(join(options.webDist, 'index.html'));
 
   // The spec: '/' goes straight to the landing page.
-  app.get('/', (_request, reply) => reply.redirect(LANDING_PAGE, 302));
+  app.get('/', { schema: { hide: true } }, (_request, reply) => reply.redirect(LANDING_PAGE, 302));
 
   if (built) {
     await app.register(fastifyStatic, {
@@ -33,8 +33,12 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
         );
       },
     });
-    app.get('/landingPage', (_request, reply) => reply.redirect(LANDING_PAGE, 301));
-    app.get('/landingPage/', (_request, reply) => reply.redirect(LANDING_PAGE, 301));
+    app.get('/landingPage', { schema: { hide: true } }, (_request, reply) =>
+      reply.redirect(LANDING_PAGE, 301),
+    );
+    app.get('/landingPage/', { schema: { hide: true } }, (_request, reply) =>
+      reply.redirect(LANDING_PAGE, 301),
+    );
   }
 
   app.setNotFoundHandler((request, reply) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '../constants';
 import { MESSAGES } from '../messages';
+import '../validation-messages';
 
 /** Wraps a payload in the spec's `{ data: ... }` envelope. */
 export const envelope = <T extends z.ZodType>(data: T) => z.object({ data: data });

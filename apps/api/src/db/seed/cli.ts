@@ -52,7 +52,7 @@ async function main() {
     const summary = await seedDemo(database.db, {
       password: config.demoPassword,
       dataDir: config.dataDir,
-      progress: process.stdout.isTTY,
+      progress: process.stdout.isTTY ? 'bar' : 'lines',
       scale: cleaned,
     });
     console.log(`Seeded ${JSON.stringify(summary)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);

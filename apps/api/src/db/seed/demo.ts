@@ -58,6 +58,8 @@ const DEALER_STATES: State[] = [
 const IMAGE_VARIANTS = 3;
 const BATCH = 1000;
 
+export type ProgressMode = 'bar' | 'lines' | false;
+
 export async function isDatabaseEmpty(db: Db): Promise<boolean> {
   const rows = await db
     .select({ one: sql`1` })
@@ -72,8 +74,25 @@ export async function resetDatabase(db: Db): Promise<void> {
     driver_ratings, driver_documents, drivers, sign_in_attempts, sessions, accounts restart identity cascade`);
 }
 
-function progressBar(enabled: boolean, label: string, total: number) {
-  if (!enabled) return { increment: (_n: number) => {}, stop: () => {} };
+/** A bar in a terminal, a line per tenth elsewhere (logs, CI), or nothing. */
+function progressBar(mode: ProgressMode, label: string, total: number) {
+  if (!mode || total === 0) return { increment: (_n: number) => {}, stop: () => {} };
+  if (mode === 'lines') {
+    let done = 0;
+    let nextReport = total / 10;
+    const started = Date.now();
+    return {
+      increment: (n: number) => {
+        done += n;
+        if (done >= nextReport || done === total) {
+          const seconds = ((Date.now() - started) / 1000).toFixed(0);
+          console.log(`${label}: ${done}/${total} (${Math.round((done / total) * 100)}%, ${seconds} s)`);
+          nextReport += total / 10;
+        }
+      },
+      stop: () => {},
+    };
+  }
   const bar = new SingleBar(
     { format: `${label.padEnd(10)} [{bar}] {percentage}% {value}/{total} eta {eta_formatted}` },
     Presets.shades_classic,
@@ -106,7 +125,7 @@ export async function seedDemo(
   options: {
     password: string;
     dataDir: string;
-    progress: boolean;
+    progress: ProgressMode;
     scale?: Partial<SeedScale>;
     seed?: number;
   },

@@ -5,6 +5,8 @@ import { ROLES } from '@bmet/shared/constants';
 export type IdTokenClaims = { sub: string; sid: string; role: Role; exp: number };
 
 const ISSUER = 'book-my-etaxi';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
 const key = (secret: string) => new TextEncoder().encode(secret);
 
 /**
@@ -33,7 +35,7 @@ export async function verifyIdToken(token: string, secret: string): Promise<IdTo
       algorithms: ['HS256'],
     });
     const role = ROLES.find((r) => payload[r] === true);
-    if (!role || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+    if (!role || !isUuid(payload.sub) || !isUuid(payload.sid)) return null;
     return { sub: payload.sub, sid: payload.sid, role, exp: payload.exp ?? 0 };
   } catch {
     return null;

@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, REPO_ROOT } from './config';
+
+// A secret is given unless a test is about secrets: without one, loadConfig writes one to DATA_DIR.
+const SECRET = 'a-config-test-secret-of-more-than-32-chars';
+
+function configError(env: NodeJS.ProcessEnv): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('loadConfig accepted the environment');
+}
+
+describe('loadConfig', () => {
+  const folders: string[] = [];
+  const tempFolder = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bmet-config-'));
+    folders.push(folder);
+    return folder;
+  };
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('has defaults: port 3000, tokens for 3 hours, PGlite in ./data', () => {
+    const config = loadConfig({ JWT_SECRET: SECRET });
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.tokenTtlHours).toBe(3);
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.demoData).toBe(true);
+    expect(config.trustProxy).toBe(false);
+    expect(config.env).toBe('development');
+    expect(isAbsolute(config.dataDir)).toBe(true);
+    expect(config.dataDir.endsWith('/data')).toBe(true);
+    expect(config.webDist).toBe(join(REPO_ROOT, 'apps/web/dist'));
+  });
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({
+      JWT_SECRET: SECRET,
+      PORT: '8080',
+      TOKEN_TTL_HOURS: '1.5',
+      DATABASE_URL: 'postgresql://app@db.internal:5432/etaxi',
+      TRUST_PROXY: 'yes',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      tokenTtlHours: 1.5,
+      databaseUrl: 'postgresql://app@db.internal:5432/etaxi',
+      trustProxy: true,
+      env: 'production',
+      // Production data comes from a real install, not the demo seed.
+      demoData: false,
+      jwtSecret: SECRET,
+    });
+  });
+
+  it('names PORT in a readable error when it is not a number', () => {
+    const error = configError({ JWT_SECRET: SECRET, PORT: 'abc' });
+    expect(error.message).toMatch(/^Invalid configuration:\n {2}PORT: /);
+    expect(error.message.split('\n')).toHaveLength(2);
+  });
+
+  it('refuses a port out of range', () => {
+    expect(configError({ JWT_SECRET: SECRET, PORT: '70000' }).message).toMatch(/PORT: /);
+  });
+
+  it('names DATABASE_URL when it is not a PostgreSQL URL', () => {
+    const error = configError({ JWT_SECRET: SECRET, DATABASE_URL: 'mysql://x' });
+    expect(error.message).toBe(
+      'Invalid configuration:\n  DATABASE_URL: must start with postgres:// or postgresql://',
+    );
+  });
+
+  it('lists one line per bad variable', () => {
+    const error = configError({
+      PORT: 'abc',
+      DATABASE_URL: 'mysql://x',
+      JWT_SECRET: 'short',
+      TRUST_PROXY: 'maybe',
+    });
+    const lines = error.message.split('\n').slice(1);
+    expect(lines.map((line) => line.trim().split(':')[0]).sort()).toEqual([
+      'DATABASE_URL',
+      'JWT_SECRET',
+      'PORT',
+      'TRUST_PROXY',
+    ]);
+    expect(error.message).toContain('JWT_SECRET: must be at least 32 characters');
+    expect(error.message).toContain('TRUST_PROXY: must be true or false');
+  });
+
+  it('requires JWT_SECRET in production with DATABASE_URL', () => {
+    const error = configError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/etaxi' });
+    expect(error.message).toMatch(/JWT_SECRET: required in production/);
+  });
+
+  it('creates a secret in DATA_DIR once and keeps it across starts', () => {
+    const dataDir = tempFolder();
+    const first = loadConfig({ DATA_DIR: dataDir });
+    expect(first.dataDir).toBe(dataDir);
+    expect(first.jwtSecret.length).toBeGreaterThanOrEqual(32);
+    const file = join(dataDir, 'jwt-secret');
+    expect(existsSync(file)).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(first.jwtSecret);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
+  });
+});

@@ -1,0 +1,482 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { accounts } from '../../db/schema';
+import { createAccount } from '../../db/seed/factories';
+import {
+  authHeader,
+  decodeClaims,
+  issueToken,
+  postSignIn,
+  signInAs,
+  uniqueAddress,
+  useTestApp,
+} from '../../test/test-app';
+import { revokeAccountSessions } from './repository';
+
+const t = useTestApp();
+
+const me = (token?: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/me', headers: token ? authHeader(token) : {} });
+
+const unauthorized = { error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' };
+const sessionEnded = { error: MESSAGES.sessionExpired, code: 'UNAUTHORIZED' };
+const invalidCredentials = { error: MESSAGES.invalidCredentials, code: 'UNAUTHORIZED' };
+
+describe('POST /api/auth/sign-in', () => {
+  it.each(ROLES)('signs in a %s on its own tab with an ID token carrying the role claim', async (role) => {
+    const account = await createAccount(t.db, { role });
+    const before = Date.now();
+    const response = await postSignIn(t.app, { email: account.email, password: account.password, role });
+
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      data: { idToken: expect.any(String), expirationTime: expect.any(Number), role },
+    });
+    const threeHours = 3 * 3_600_000;
+    expect(body.data.expirationTime).toBeGreaterThanOrEqual(before + threeHours - 1000);
+    expect(body.data.expirationTime).toBeLessThanOrEqual(Date.now() + threeHours + 1000);
+
+    const claims = decodeClaims(body.data.idToken);
+    expect(claims[role]).toBe(true);
+    for (const other of ROLES.filter((r) => r !== role)) expect(claims).not.toHaveProperty(other);
+    expect(claims.sub).toBe(account.id);
+    expect(claims.exp).toBe(Math.floor(body.data.expirationTime / 1000));
+  });
+
+  it('treats the email case-insensitively and ignores surrounding spaces', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const response = await postSignIn(t.app, {
+      email: `  ${account.email.toUpperCase()} `,
+      password: account.password,
+      role: 'admin',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.role).toBe('admin');
+  });
+
+  it.each([
+    ['city_dealer', 'admin'],
+    ['admin', 'franchise'],
+    ['franchise', 'city_dealer'],
+  ] as [Role, Role][])(
+    'refuses a %s with the right password on the %s tab, naming the tab',
+    async (role, tab) => {
+      const account = await createAccount(t.db, { role });
+      const response = await postSignIn(t.app, {
+        email: account.email,
+        password: account.password,
+        role: tab,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ error: MESSAGES.wrongTab(tab), code: 'FORBIDDEN' });
+    },
+  );
+
+  it('answers a wrong password and an unknown email with the very same status and body', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const wrongPassword = await postSignIn(t.app, {
+      email: account.email,
+      password: 'not-the-password',
+      role: 'admin',
+    });
+    const unknownEmail = await postSignIn(t.app, {
+      email: `nobody.${account.id}@example.in`,
+      password: account.password,
+      role: 'admin',
+    });
+
+    expect(wrongPassword.statusCode).toBe(401);
+    expect(unknownEmail.statusCode).toBe(wrongPassword.statusCode);
+    expect(wrongPassword.json()).toEqual(invalidCredentials);
+    expect(unknownEmail.body).toBe(wrongPassword.body);
+  });
+
+  it('refuses a disabled account even with the right password', async () => {
+    const account = await createAccount(t.db, { role: 'city_dealer', disabled: true });
+    const response = await postSignIn(t.app, {
+      email: account.email,
+      password: account.password,
+      role: 'city_dealer',
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: MESSAGES.accountDisabled, code: 'FORBIDDEN' });
+  });
+
+  it('answers 400 with a message per field for invalid input', async () => {
+    const response = await postSignIn(t.app, { email: 'not-an-email', password: '', role: 'driver' });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body).toEqual({
+      error: MESSAGES.validationFailed,
+      code: 'VALIDATION',
+      fieldErrors: {
+        email: [expect.any(String)],
+        password: [expect.any(String)],
+        role: [expect.any(String)],
+      },
+    });
+    expect(body.fieldErrors.email).toEqual(['Enter a valid email address.']);
+  });
+
+  it('names the field in the message when only one is invalid', async () => {
+    const response = await postSignIn(t.app, { email: 'admin@example.in', role: 'admin' });
+    expect(response.statusCode).toBe(400);
+    const body = response.json();
+    expect(body.code).toBe('VALIDATION');
+    expect(Object.keys(body.fieldErrors)).toEqual(['password']);
+    expect(body.error).toMatch(/^password: /);
+  });
+
+  it('answers 400 to a body that is not valid JSON', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": "admin@example.in",',
+      remoteAddress: uniqueAddress(),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'The request body is not valid JSON.', code: 'VALIDATION' });
+  });
+
+  it('refuses a body that tries to poison object prototypes', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email":"a@b.in","password":"x","role":"admin","__proto__":{"admin":true}}',
+      remoteAddress: uniqueAddress(),
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION');
+  });
+
+  it('names every bad field in words written for people', async () => {
+    const response = await postSignIn(t.app, {
+      email: 'not-an-email',
+      password: 'x'.repeat(200),
+      role: 'owner',
+    } as never);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'Some fields are not valid.',
+      code: 'VALIDATION',
+      fieldErrors: {
+        email: ['Enter a valid email address.'],
+        password: ['Must be at most 128 characters.'],
+        role: ['Must be one of: admin, city_dealer, franchise.'],
+      },
+    });
+  });
+});
+
+describe('sign-in throttling', () => {
+  const tooManyAttempts = (response: { json: () => unknown; headers: Record<string, unknown> }) => {
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(15 * 60);
+    expect(response.json()).toEqual({
+      error: MESSAGES.tooManyAttempts(Math.ceil(retryAfter / 60)),
+      code: 'RATE_LIMITED',
+    });
+  };
+
+  it('locks an email after 5 failures: the 6th attempt is refused even with the right password', async () => {
+    const account = await createAccount(t.db, { role: 'franchise' });
+    // A new address each time: the lock must come from the per-email rule alone.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await postSignIn(t.app, {
+        email: account.email,
+        password: `wrong-password-${attempt}`,
+        role: 'franchise',
+      });
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const sixth = await postSignIn(t.app, {
+      email: account.email.toUpperCase(),
+      password: account.password,
+      role: 'franchise',
+    });
+    expect(sixth.statusCode).toBe(429);
+    tooManyAttempts(sixth);
+    expect(sixth.json().error).toBe(MESSAGES.tooManyAttempts(15));
+
+    // Other accounts are not affected.
+    const other = await createAccount(t.db, { role: 'franchise' });
+    const response = await postSignIn(t.app, {
+      email: other.email,
+      password: other.password,
+      role: 'franchise',
+    });
+    expect(response.statusCode).toBe(200);
+  });
+
+  it('forgets earlier failures after a successful sign-in', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const fail = () => postSignIn(t.app, { email: account.email, password: 'wrong-password', role: 'admin' });
+    const succeed = () =>
+      postSignIn(t.app, { email: account.email, password: account.password, role: 'admin' });
+    for (let i = 0; i < 4; i++) expect((await fail()).statusCode).toBe(401);
+    expect((await succeed()).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) expect((await fail()).statusCode).toBe(401);
+    expect((await succeed()).statusCode).toBe(200);
+  });
+
+  it('locks an address after 20 failures across different emails', async () => {
+    const address = uniqueAddress();
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const response = await postSignIn(
+        t.app,
+        { email: `unknown.${attempt}.${address}@example.in`, password: 'whatever-it-is', role: 'admin' },
+        { remoteAddress: address },
+      );
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const account = await createAccount(t.db, { role: 'admin' });
+    const body = { email: account.email, password: account.password, role: 'admin' };
+
+    const locked = await postSignIn(t.app, body, { remoteAddress: address });
+    expect(locked.statusCode).toBe(429);
+    tooManyAttempts(locked);
+
+    const elsewhere = await postSignIn(t.app, body);
+    expect(elsewhere.statusCode).toBe(200);
+  });
+});
+
+describe('GET /api/auth/me', () => {
+  it.each(ROLES)('answers the signed-in %s', async (role) => {
+    const { account, token } = await signInAs(t, role, { displayName: `Test ${role}` });
+    const response = await me(token);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      data: {
+        uid: account.id,
+        displayName: `Test ${role}`,
+        email: account.email,
+        role,
+        state: role === 'admin' ? null : 'maharashtra',
+      },
+    });
+  });
+
+  it('answers 401 without a token', async () => {
+    const response = await me();
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(unauthorized);
+  });
+
+  it('answers 401 to an authorization header of another scheme', async () => {
+    const { token } = await signInAs(t, 'admin');
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { authorization: `Basic ${token}` },
+    });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(unauthorized);
+  });
+});
+
+describe('tokens that are not good', () => {
+  const flip = (text: string, index: number) =>
+    text.slice(0, index) + (text[index] === 'A' ? 'B' : 'A') + text.slice(index + 1);
+
+  it('refuses an expired token', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    // The session is still live: the token's own expiry must be enforced.
+    const { token } = await issueToken(t.db, account, {
+      expiresAt: new Date(Date.now() - 60_000),
+      sessionExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    const response = await me(token);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses a token whose session has expired', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, account, {
+      expiresAt: new Date(Date.now() + 3_600_000),
+      sessionExpiresAt: new Date(Date.now() - 60_000),
+    });
+    const response = await me(token);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses a token with a changed signature', async () => {
+    const { token } = await signInAs(t, 'admin');
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    // The middle of the signature: the last character of base64url carries padding bits.
+    const tampered = `${header}.${payload}.${flip(signature, 10)}`;
+    const response = await me(tampered);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses a token whose claims were changed to another role', async () => {
+    const { token } = await signInAs(t, 'franchise');
+    const [header, , signature] = token.split('.') as [string, string, string];
+    const claims = decodeClaims(token);
+    delete claims.franchise;
+    claims.admin = true;
+    const forged = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
+    const response = await me(forged);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses an unsigned token (alg none)', async () => {
+    const { token } = await signInAs(t, 'admin');
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    const response = await me(`${header}.${token.split('.')[1]}.`);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses a token signed with another secret', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, account, { secret: 'another-secret-of-forty-characters-long!' });
+    const response = await me(token);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it.each(['garbage', 'a.b.c', 'x'.repeat(2000)])('refuses the garbage token %#', async (garbage) => {
+    const response = await me(garbage);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+});
+
+describe('revocation', () => {
+  it('signs out a client that sends a JSON content type with no body', async () => {
+    const { token } = await signInAs(t, 'franchise');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: { ...authHeader(token), 'content-type': 'application/json' },
+    });
+    expect(response.statusCode).toBe(204);
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
+  it('POST /api/auth/sign-out answers 204 and the same token then answers 401', async () => {
+    const { token } = await signInAs(t, 'city_dealer');
+    expect((await me(token)).statusCode).toBe(200);
+
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: authHeader(token),
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.body).toBe('');
+
+    const after = await me(token);
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual(sessionEnded);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: authHeader(token),
+    });
+    expect(again.statusCode).toBe(401);
+  });
+
+  it('signing out ends only that session', async () => {
+    const { account, token } = await signInAs(t, 'admin');
+    const other = await postSignIn(t.app, {
+      email: account.email,
+      password: account.password,
+      role: 'admin',
+    });
+    const otherToken = other.json().data.idToken as string;
+
+    await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: authHeader(token) });
+    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(otherToken)).statusCode).toBe(200);
+  });
+
+  it('revokeAccountSessions ends every session of the account and no other', async () => {
+    const { account, token } = await signInAs(t, 'franchise');
+    const second = await issueToken(t.db, account);
+    const bystander = await signInAs(t, 'franchise');
+
+    await revokeAccountSessions(t.db, account.id);
+
+    expect((await me(token)).statusCode).toBe(401);
+    expect((await me(second.token)).statusCode).toBe(401);
+    expect((await me(bystander.token)).statusCode).toBe(200);
+  });
+
+  it('a disabled account loses its live tokens', async () => {
+    const { account, token } = await signInAs(t, 'city_dealer');
+    await t.db.update(accounts).set({ disabled: true }).where(eq(accounts.id, account.id));
+    const response = await me(token);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual(sessionEnded);
+  });
+});
+
+describe('every response', () => {
+  const responses = () => ({
+    'a successful sign-in': async () => {
+      const account = await createAccount(t.db, { role: 'admin' });
+      return postSignIn(t.app, { email: account.email, password: account.password, role: 'admin' });
+    },
+    'a 401': () => me(),
+    'a 400': () => postSignIn(t.app, {}),
+    'an unknown /api path': () => t.app.inject({ method: 'GET', url: '/api/no-such-thing' }),
+    'the / redirect': () => t.app.inject({ method: 'GET', url: '/' }),
+  });
+
+  it.each(Object.keys(responses()))('carries the security headers and a request id: %s', async (name) => {
+    const response = await responses()[name as keyof ReturnType<typeof responses>]();
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("frame-ancestors 'none'");
+    const scriptSrc = csp.split(';').find((directive) => directive.trim().startsWith('script-src'));
+    expect(scriptSrc).toBeDefined();
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
+    expect(scriptSrc).not.toContain("'unsafe-eval'");
+    expect(csp).toMatch(/default-src 'self'/);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['referrer-policy']).toBeTruthy();
+    expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+  });
+
+  it('echoes a well-formed x-request-id and replaces a malformed one', async () => {
+    const given = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { 'x-request-id': 'trace-1234abcd' },
+    });
+    expect(given.headers['x-request-id']).toBe('trace-1234abcd');
+    const malformed = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/me',
+      headers: { 'x-request-id': 'no good <script>' },
+    });
+    expect(malformed.headers['x-request-id']).not.toBe('no good <script>');
+    expect(malformed.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+  });
+});
+
+describe('unknown /api paths', () => {
+  it.each([
+    ['GET', '/api/no-such-thing'],
+    ['POST', '/api/no-such-thing'],
+    ['GET', '/api'],
+    ['GET', '/api/'],
+    ['DELETE', '/api/auth/me'],
+  ] as const)('%s %s answers a JSON 404', async (method, url) => {
+    const response = await t.app.inject({ method, url });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^application\/json/);
+    expect(response.json()).toEqual({ error: MESSAGES.notFound, code: 'NOT_FOUND' });
+  });
+});

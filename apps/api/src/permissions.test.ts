@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROLES, type Role } from '@bmet/shared/constants';
+import { rolesFor } from '@bmet/shared/permissions';
+import { createAccount, type AccountRow } from './db/seed/factories';
+import type { RouteEntry } from './plugins/authentication';
+import { authHeader, createTestApp, issueToken } from './test/test-app';
+
+/**
+ * Calls every /api route the app declares, as anonymous and as each role, and checks the answer
+ * against the access the route declares and the shared matrix. New routes join the table by
+ * being registered: nothing to add here.
+ */
+
+// Built before the tests are collected: the catalog decides which tests exist.
+const t = await createTestApp();
+afterAll(() => t.close());
+const accounts = {} as Record<Role, AccountRow>;
+
+beforeAll(async () => {
+  for (const role of ROLES) accounts[role] = await createAccount(t.db, { role });
+});
+
+const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** A concrete URL for a route pattern: every parameter (and a wildcard) gets a random UUID. */
+function concreteUrl(pattern: string): string {
+  return pattern.replace(/:\w+(\([^)]*\))?/g, () => randomUUID()).replace(/\*$/, randomUUID());
+}
+
+function allowedRoles(route: RouteEntry): readonly Role[] {
+  if (route.access === 'public' || route.access === 'signed-in') return ROLES;
+  const [resource, action] = route.access;
+  return rolesFor(resource, action as never);
+}
+
+async function call(route: RouteEntry, role: Role | null) {
+  // A session of its own for every call: a route such as sign-out revokes the token it is given.
+  const headers = role ? authHeader((await issueToken(t.db, accounts[role])).token) : {};
+  return t.app.inject({
+    method: route.method as 'GET',
+    url: concreteUrl(route.url),
+    headers,
+    ...(METHODS_WITH_BODY.has(route.method) ? { payload: {} } : {}),
+  });
+}
+
+describe('the route catalog', () => {
+  it('lists the /api routes with their declared access', () => {
+    expect(t.app.routeCatalog.length).toBeGreaterThan(0);
+    expect(t.app.routeCatalog).toContainEqual({ method: 'POST', url: '/api/auth/sign-in', access: 'public' });
+    for (const route of t.app.routeCatalog) {
+      expect(route.url.startsWith('/api/'), route.url).toBe(true);
+      expect(route.method).not.toBe('HEAD');
+    }
+  });
+
+  it('has no route declared twice', () => {
+    const keys = t.app.routeCatalog.map((route) => `${route.method} ${route.url}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it('keeps every route behind a token except sign-in and password-reset requests', () => {
+    const open = t.app.routeCatalog.filter((route) => route.access === 'public').map((route) => route.url);
+    for (const url of open) expect(url).toMatch(/\/(sign-in|password-reset|reset-password)(\/|$)/);
+  });
+});
+
+const routes = t.app.routeCatalog.map((route) => ({
+  ...route,
+  declared: typeof route.access === 'string' ? route.access : route.access.join(':'),
+}));
+
+describe.each(routes)('$method $url ($declared)', (route) => {
+  const allowed = allowedRoles(route);
+
+  if (route.access === 'public') {
+    it('is open to anonymous callers', async () => {
+      const response = await call(route, null);
+      expect([401, 403]).not.toContain(response.statusCode);
+      expect(response.statusCode).toBeLessThan(500);
+    });
+  } else {
+    it('answers 401 to anonymous callers', async () => {
+      const response = await call(route, null);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    });
+  }
+
+  it.each(ROLES.filter((role) => allowed.includes(role)))('lets a %s through', async (role) => {
+    const response = await call(route, role);
+    expect([401, 403]).not.toContain(response.statusCode);
+    // An empty body or an unknown id is a 400 or a 404, never a crash.
+    expect(response.statusCode).toBeLessThan(500);
+  });
+
+  it.each(ROLES.filter((role) => !allowed.includes(role)))('answers 403 to a %s', async (role) => {
+    const response = await call(route, role);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
+  });
+});

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { ROLES, type Role } from './constants';
+import { can, PERMISSIONS, rolesFor, type Permission } from './permissions';
+
+const ALL: Role[] = ['admin', 'city_dealer', 'franchise'];
+const ADMIN: Role[] = ['admin'];
+const ADMIN_DEALER: Role[] = ['admin', 'city_dealer'];
+
+/**
+ * The spec's role table (section 6), row by row, plus the actions decisions.md adds. Every entry
+ * of the matrix must appear here, so that opening an action to a role is a visible change.
+ */
+const EXPECTED: [Permission, Role[], string][] = [
+  // Welcome, Drivers, Trips: every role.
+  [['welcome', 'view'], ALL, 'spec 6: Welcome'],
+  [['drivers', 'list'], ALL, 'spec 6: Drivers'],
+  [['drivers', 'view'], ALL, 'spec 6: Drivers'],
+  [['trips', 'list'], ALL, 'spec 6: Trips'],
+  [['trips', 'view'], ALL, 'spec 6: Trips'],
+  // Customers: admin only.
+  [['customers', 'list'], ADMIN, 'spec 6: Customers'],
+  [['customers', 'view'], ADMIN, 'spec 6: Customers'],
+  // Create/list city dealers: admin only.
+  [['city-dealers', 'list'], ADMIN, 'spec 6: create/list city dealers'],
+  [['city-dealers', 'create'], ADMIN, 'spec 6: create/list city dealers'],
+  // Create/list franchises: admin and city dealer.
+  [['franchises', 'list'], ADMIN_DEALER, 'spec 6: create/list franchises'],
+  [['franchises', 'create'], ADMIN_DEALER, 'spec 6: create/list franchises'],
+  // Profile, update password, manage prices: admin only.
+  [['profile', 'view'], ADMIN, 'spec 6: Profile'],
+  [['profile', 'update'], ADMIN, 'spec 6: Profile'],
+  [['passwords', 'update'], ADMIN, 'spec 6: update password'],
+  [['car-rates', 'list'], ADMIN, 'spec 6: manage prices'],
+  [['car-rates', 'update'], ADMIN, 'spec 6: manage prices'],
+  // Decisions: the admin email list is admin-only (the public reset page must not list admins).
+  [['admins', 'list'], ADMIN, 'decisions: get-admins is admin-only'],
+  // Decisions: deleting drivers (spec 6 shows no role check) stays with those who see the driver;
+  // undoing a delete and assigning a driver to a franchise are admin work.
+  [['drivers', 'delete'], ALL, 'spec 6: deleting drivers has no role check'],
+  [['drivers', 'restore'], ADMIN, 'decisions: soft delete an admin can undo'],
+  [['drivers', 'assign'], ADMIN, 'decisions: admins assign drivers to a franchise'],
+  [['drivers', 'review'], ALL, 'decisions: document review workflow'],
+  [['trips', 'feedback'], ALL, 'decisions: trip feedback saved on the server'],
+  // Editing and removing dealers and franchises belong to those who create them.
+  [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],
+  [['city-dealers', 'delete'], ADMIN, 'spec 7: DELETE /city_dealer/{id} from the admin list'],
+  [['franchises', 'update'], ADMIN_DEALER, 'decisions: creators manage their franchises'],
+];
+
+describe('can()', () => {
+  describe.each(EXPECTED)('%j', ([resource, action], allowed, source) => {
+    it.each(ROLES)(`answers for a %s as ${source} says`, (role) => {
+      const expected = allowed.includes(role);
+      expect(can(role, action as never, resource)).toBe(expected);
+      expect(can({ role }, action as never, resource)).toBe(expected);
+    });
+
+    it('matches rolesFor()', () => {
+      expect([...rolesFor(resource, action as never)].sort()).toEqual([...allowed].sort());
+    });
+
+    it('refuses when nobody is signed in', () => {
+      expect(can(null, action as never, resource)).toBe(false);
+      expect(can(undefined, action as never, resource)).toBe(false);
+    });
+  });
+
+  it('covers every action of the matrix in this table', () => {
+    const inMatrix = Object.entries(PERMISSIONS).flatMap(([resource, actions]) =>
+      Object.keys(actions).map((action) => `${resource}:${action}`),
+    );
+    const inTable = EXPECTED.map(([[resource, action]]) => `${resource}:${String(action)}`);
+    expect(inTable.sort()).toEqual(inMatrix.sort());
+  });
+
+  it('gives the admin every action', () => {
+    for (const actions of Object.values(PERMISSIONS)) {
+      for (const roles of Object.values(actions)) expect(roles).toContain('admin');
+    }
+  });
+
+  it('never lets a franchise do what its city dealer may not', () => {
+    for (const actions of Object.values(PERMISSIONS)) {
+      for (const roles of Object.values(actions) as (readonly Role[])[]) {
+        if (roles.includes('franchise')) expect(roles).toContain('city_dealer');
+      }
+    }
+  });
+});
