@@ -72,13 +72,11 @@ describe('SignInScreen', () => {
   it('shows the server message on failure and stays', async () => {
     vi.stubGlobal(
       'fetch',
-      vi
-        .fn()
-        .mockResolvedValue(
-          new Response(JSON.stringify({ error: 'Incorrect email or password.', code: 'UNAUTHORIZED' }), {
-            status: 401,
-          }),
-        ),
+      vi.fn().mockResolvedValue(
+        new Response(JSON.stringify({ error: 'Incorrect email or password.', code: 'UNAUTHORIZED' }), {
+          status: 401,
+        }),
+      ),
     );
     const router = renderSignIn();
     await userEvent.type(screen.getByLabelText(/^Email/), 'a@b.in');
