@@ -1,6 +1,6 @@
 import { buildApp } from './app';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase } from './db/client';
+import { openDatabase, type Db } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 
 async function main() {
@@ -31,11 +31,14 @@ async function main() {
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
-    const summary = await seedDemo(database.db, {
-      password: config.demoPassword,
-      dataDir: config.dataDir,
-      progress: false,
-    });
+    // One transaction: a start stopped half-way leaves an empty database, not half the demo.
+    const summary = await database.db.transaction((tx) =>
+      seedDemo(tx as unknown as Db, {
+        password: config.demoPassword,
+        dataDir: config.dataDir,
+        progress: false,
+      }),
+    );
     app.log.info(summary, 'demo data loaded');
   }
 
