@@ -14,19 +14,29 @@ import {
 import { AppError } from '@bmet/shared/errors';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { LocationBus } from './infra/location-bus';
+import type { ObjectStore } from './infra/object-store';
 import { authRoutes } from './modules/auth/routes';
+import { driverLocationRoutes } from './modules/driver-locations/routes';
+import { driverRoutes } from './modules/drivers/routes';
+import { settingsRoutes } from './modules/settings/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { webPlugin } from './plugins/web';
 
 export type AppOptions = {
-  config: Pick<Config, 'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy'>;
+  config: Pick<
+    Config,
+    'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
+  >;
   db: Db;
+  objectStore: ObjectStore;
+  locationBus: LocationBus;
   logger?: FastifyServerOptions['logger'];
 };
 
 /** Builds the whole server without listening: used by server.ts and by the tests (inject). */
-export async function buildApp({ config, db, logger = false }: AppOptions) {
+export async function buildApp({ config, db, objectStore, locationBus, logger = false }: AppOptions) {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
@@ -118,6 +128,9 @@ export async function buildApp({ config, db, logger = false }: AppOptions) {
   await app.register(
     async (api) => {
       await api.register(authRoutes, { db, ...config });
+      await api.register(settingsRoutes, config);
+      await api.register(driverRoutes, { db, objectStore });
+      await api.register(driverLocationRoutes, { db, locationBus });
     },
     { prefix: '/api' },
   );

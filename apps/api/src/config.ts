@@ -30,6 +30,21 @@ const envSchema = z.object({
   LOG_PRETTY: booleanFromEnv.optional(),
   TRUST_PROXY: booleanFromEnv.default(false),
   WEB_DIST: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+    .optional(),
+  MAP_TILE_URL: z
+    .string()
+    .regex(/\{z\}.*\{x\}.*\{y\}/, 'must contain {z}, {x} and {y}')
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  S3_BUCKET: z.string().min(1).optional(),
+  S3_ENDPOINT: z.url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: booleanFromEnv.default(true),
 });
 
 export type Config = {
@@ -46,6 +61,21 @@ export type Config = {
   logPretty: boolean;
   trustProxy: boolean;
   webDist: string;
+  redisUrl: string | undefined;
+  mapTileUrl: string;
+  mapAttribution: string;
+  /** Document images: a folder under DATA_DIR unless an S3 bucket is configured. */
+  objectStore:
+    | { kind: 'local'; root: string }
+    | {
+        kind: 's3';
+        bucket: string;
+        endpoint: string | undefined;
+        region: string;
+        accessKeyId: string | undefined;
+        secretAccessKey: string | undefined;
+        forcePathStyle: boolean;
+      };
 };
 
 export class ConfigError extends Error {}
@@ -94,5 +124,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logPretty: e.LOG_PRETTY ?? (process.stdout.isTTY && e.NODE_ENV !== 'production'),
     trustProxy: e.TRUST_PROXY,
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : join(REPO_ROOT, 'apps/web/dist'),
+    redisUrl: e.REDIS_URL,
+    mapTileUrl: e.MAP_TILE_URL,
+    mapAttribution: e.MAP_ATTRIBUTION,
+    objectStore: e.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        }
+      : { kind: 'local', root: join(dataDir, 'objects') },
   };
 }

@@ -1,4 +1,6 @@
 import { buildApp } from './app';
+import { createLocationBus } from './infra/create-location-bus';
+import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Db } from './db/client';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
@@ -27,7 +29,9 @@ async function main() {
       : {}),
   };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, db: database.db, logger });
+  const objectStore = createObjectStore(config.objectStore);
+  const locationBus = await createLocationBus(config.redisUrl);
+  const app = await buildApp({ config, db: database.db, objectStore, locationBus, logger });
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
@@ -54,6 +58,7 @@ async function main() {
     timer.unref();
     try {
       await app.close();
+      await locationBus.close();
       await database.close();
       process.exit(0);
     } catch (error) {

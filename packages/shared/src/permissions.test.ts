@@ -39,7 +39,10 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['drivers', 'delete'], ALL, 'spec 6: deleting drivers has no role check'],
   [['drivers', 'restore'], ADMIN, 'decisions: soft delete an admin can undo'],
   [['drivers', 'assign'], ADMIN, 'decisions: admins assign drivers to a franchise'],
-  [['drivers', 'review'], ALL, 'decisions: document review workflow'],
+  [['drivers', 'upload'], ALL, 'issue 3: staff upload or replace document images'],
+  // A franchise does not approve its own drivers' papers: review is for admins and their dealer.
+  [['drivers', 'review'], ADMIN_DEALER, 'decisions: document review workflow'],
+  [['drivers', 'devices'], ALL, 'issue 3: staff issue and revoke device tokens'],
   [['trips', 'feedback'], ALL, 'decisions: trip feedback saved on the server'],
   // Editing and removing dealers and franchises belong to those who create them.
   [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],

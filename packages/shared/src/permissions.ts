@@ -3,6 +3,7 @@ import type { Role } from './constants';
 const ALL: readonly Role[] = ['admin', 'city_dealer', 'franchise'];
 const ADMIN: readonly Role[] = ['admin'];
 const ADMIN_DEALER: readonly Role[] = ['admin', 'city_dealer'];
+// Row scope (which drivers, trips...) narrows every one of these further on the server.
 
 /**
  * Which roles may do what, for every resource. The API guards each route with it and the web app
@@ -11,7 +12,16 @@ const ADMIN_DEALER: readonly Role[] = ['admin', 'city_dealer'];
 export const PERMISSIONS = {
   welcome: { view: ALL },
   profile: { view: ADMIN, update: ADMIN },
-  drivers: { list: ALL, view: ALL, delete: ALL, restore: ADMIN, assign: ADMIN, review: ALL },
+  drivers: {
+    list: ALL,
+    view: ALL,
+    delete: ALL,
+    restore: ADMIN,
+    assign: ADMIN,
+    upload: ALL,
+    review: ADMIN_DEALER,
+    devices: ALL,
+  },
   trips: { list: ALL, view: ALL, feedback: ALL },
   customers: { list: ADMIN, view: ADMIN },
   'city-dealers': { list: ADMIN, create: ADMIN, update: ADMIN, delete: ADMIN },

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
@@ -77,6 +77,16 @@ export const signInAttempts = pgTable('sign_in_attempts', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
+/** The text the driver search matches: the same expression as its trigram index. */
+export function driverSearchText(t: {
+  name: AnyColumn;
+  email: AnyColumn;
+  phoneNumber: AnyColumn;
+  vehicleNumber: AnyColumn;
+}) {
+  return sql`lower(${t.name} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phoneNumber}, '') || ' ' || coalesce(${t.vehicleNumber}, ''))`;
+}
+
 export const drivers = pgTable(
   'drivers',
   {
@@ -98,8 +108,32 @@ export const drivers = pgTable(
     deletedBy: uuid('deleted_by').references(() => accounts.id),
   },
   (t) => [
-    index('drivers_franchise_idx').on(t.franchiseId),
+    index('drivers_franchise_name_idx').on(t.franchiseId, t.name, t.id),
+    index('drivers_name_idx').on(t.name, t.id),
     index('drivers_created_idx').on(t.createdAt, t.id),
+    // Substring search over name, email, phone and vehicle number (pg_trgm).
+    index('drivers_search_idx').using('gin', sql`${driverSearchText(t)} gin_trgm_ops`),
+  ],
+);
+
+/** Device tokens with which a driver's phone reports its position; only a hash is stored. */
+export const driverDeviceTokens = pgTable(
+  'driver_device_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    label: text('label').notNull(),
+    createdBy: uuid('created_by').references(() => accounts.id),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('driver_device_tokens_hash_idx').on(t.tokenHash),
+    index('driver_device_tokens_driver_idx').on(t.driverId),
   ],
 );
 

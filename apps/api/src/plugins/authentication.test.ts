@@ -4,7 +4,7 @@ import { MESSAGES } from '@bmet/shared/messages';
 import { buildApp, type App } from '../app';
 import type { Db } from '../db/client';
 import { createAccount, type AccountRow } from '../db/seed/factories';
-import { authHeader, issueToken, TEST_CONFIG } from '../test/test-app';
+import { authHeader, issueToken, testAppOptions } from '../test/test-app';
 import { getTestDatabase } from '../test/test-database';
 
 /**
@@ -18,7 +18,7 @@ const accounts = {} as Record<Role, AccountRow>;
 
 beforeAll(async () => {
   db = (await getTestDatabase()).db;
-  app = await buildApp({ config: TEST_CONFIG, db });
+  app = await buildApp(testAppOptions(db));
   await app.register(
     async (api) => {
       api.get('/probe/customers', { config: { access: ['customers', 'list'] } }, async () => ({ ok: true }));
@@ -79,7 +79,7 @@ describe('a route guarded by the matrix', () => {
 
 describe('a route that declares no access', () => {
   it('stops the app from starting', async () => {
-    const open = await buildApp({ config: TEST_CONFIG, db });
+    const open = await buildApp(testAppOptions(db));
     await expect(
       open.register(
         async (api) => {

@@ -6,6 +6,8 @@ import type { Role } from '@bmet/shared/constants';
 import type { SignInResponse } from '@bmet/shared/schemas/auth';
 import { buildApp, type App, type AppOptions } from '../app';
 import type { Db } from '../db/client';
+import { createInProcessLocationBus } from '../infra/location-bus';
+import { createLocalObjectStore } from '../infra/object-store';
 import { createAccount, type AccountRow } from '../db/seed/factories';
 import { createSession } from '../modules/auth/repository';
 import { signIdToken } from '../modules/auth/tokens';
@@ -19,14 +21,26 @@ export const TEST_CONFIG: AppOptions['config'] = {
   // A folder that does not exist: the API tests run without a built web app.
   webDist: join(tmpdir(), `bmet-no-web-dist-${randomUUID()}`),
   trustProxy: false,
+  mapTileUrl: 'http://127.0.0.1:9/tiles/{z}/{x}/{y}.png',
+  mapAttribution: 'test tiles',
 };
 
 export type TestApp = { app: App; db: Db; close: () => Promise<void> };
 
+/** Options of a test app on a database: a temporary object store and an in-process location bus. */
+export function testAppOptions(db: Db): AppOptions {
+  return {
+    config: TEST_CONFIG,
+    db,
+    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-test-objects-${randomUUID()}`)),
+    locationBus: createInProcessLocationBus(),
+  };
+}
+
 /** A built app (call it with app.inject) on this worker's database. */
 export async function createTestApp(): Promise<TestApp> {
   const { db } = await getTestDatabase();
-  const app = await buildApp({ config: TEST_CONFIG, db });
+  const app = await buildApp(testAppOptions(db));
   await app.ready();
   return { app, db, close: () => app.close() };
 }

@@ -1,0 +1,181 @@
+import { z } from 'zod';
+import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '../constants';
+import { envelope } from './common';
+
+/** A point on the map; the driver app's field names. */
+export const positionSchema = z.object({
+  lat: z.number().min(-90).max(90),
+  long: z.number().min(-180).max(180),
+});
+export type Position = z.infer<typeof positionSchema>;
+
+/** Timestamps travel as ISO 8601 strings. */
+const timestamp = z.string();
+
+export const driverSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phoneNumber: z.string().nullable(),
+  country: z.string().nullable(),
+  state: z.enum(STATES).nullable(),
+  franchiseId: z.uuid().nullable(),
+  franchiseName: z.string().nullable(),
+  carModel: z.string().nullable(),
+  vehicleNumber: z.string().nullable(),
+  carType: z.enum(CAR_TYPES).nullable(),
+  position: positionSchema.nullable(),
+  positionAt: timestamp.nullable(),
+  createdAt: timestamp,
+  deletedAt: timestamp.nullable(),
+});
+export type Driver = z.infer<typeof driverSchema>;
+
+const booleanQuery = z
+  .enum(['true', 'false'], { message: 'Must be true or false.' })
+  .transform((value) => value === 'true');
+
+/** List query of every list endpoint of drivers: search, page size and the cursor of the next page. */
+export const driverListQuerySchema = z.object({
+  q: z.string().trim().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+  /** Admins only: the soft-deleted drivers instead of the active ones. */
+  deleted: booleanQuery.optional(),
+});
+export type DriverListQuery = z.input<typeof driverListQuerySchema>;
+
+/** The spec's `{ data: { id: driver } }`, in list order, with the cursor of the next page. */
+export const driverListResponseSchema = z.object({
+  data: z.record(z.string(), driverSchema),
+  nextCursor: z.string().nullable(),
+  total: z.number().int(),
+});
+export type DriverListResponse = z.infer<typeof driverListResponseSchema>;
+
+export const ratingSummarySchema = z.object({
+  average: z.number().nullable(),
+  count: z.number().int(),
+});
+
+export const driverDetailResponseSchema = envelope(driverSchema.extend({ rating: ratingSummarySchema }));
+
+/** What the spec's 5-second poll reads: who the driver is and where. */
+export const driverLocationResponseSchema = envelope(
+  z.object({
+    name: z.string(),
+    email: z.string().nullable(),
+    phoneNumber: z.string().nullable(),
+    position: positionSchema.nullable(),
+    positionAt: timestamp.nullable(),
+  }),
+);
+
+export const assignDriverBodySchema = z.object({
+  franchiseId: z.uuid().nullable(),
+  state: z.enum(STATES).nullable(),
+});
+
+export const DOCUMENT_STATUSES = ['not_submitted', 'submitted', 'approved', 'rejected'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
+  not_submitted: 'Not submitted',
+  submitted: 'Submitted',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
+export const driverDocumentSchema = z.object({
+  key: z.enum(DOCUMENT_KEYS),
+  label: z.string(),
+  status: z.enum(DOCUMENT_STATUSES),
+  hasImage: z.boolean(),
+  contentType: z.string().nullable(),
+  uploadedAt: timestamp.nullable(),
+  reviewedAt: timestamp.nullable(),
+  reviewedBy: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  rejectionReason: z.string().nullable(),
+});
+export type DriverDocument = z.infer<typeof driverDocumentSchema>;
+export const driverDocumentsResponseSchema = envelope(z.array(driverDocumentSchema));
+export const driverDocumentResponseSchema = envelope(driverDocumentSchema);
+
+export const documentParamsSchema = z.object({ id: z.uuid(), key: z.enum(DOCUMENT_KEYS) });
+
+/** A review decision: approve, reject with a reason, or send back to pending review. */
+export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('approved') }),
+  z.object({ status: z.literal('submitted') }),
+  z.object({
+    status: z.literal('rejected'),
+    reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500),
+  }),
+]);
+
+/** Accepted document images. */
+export const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
+export const DOCUMENT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
+
+const pageQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  cursor: z.string().max(500).optional(),
+});
+export const historyQuerySchema = pageQuery;
+export const ratingsQuerySchema = pageQuery;
+
+/** One booking of the driver, with the spec's field names. */
+export const historyEntrySchema = z.object({
+  id: z.uuid(),
+  customerName: z.string().nullable(),
+  pickUpLocation: z.string().nullable(),
+  destinationLocation: z.string().nullable(),
+  distance: z.number().nullable(),
+  price: z.number().nullable(),
+  dateTime: timestamp,
+});
+export const historyResponseSchema = z.object({
+  data: z.array(historyEntrySchema),
+  nextCursor: z.string().nullable(),
+});
+
+export const ratingEntrySchema = z.object({
+  id: z.uuid(),
+  customerName: z.string().nullable(),
+  description: z.string().nullable(),
+  rating: z.number().int().min(1).max(5).nullable(),
+  date: timestamp,
+});
+export type RatingEntry = z.infer<typeof ratingEntrySchema>;
+export const ratingsResponseSchema = z.object({
+  data: z.array(ratingEntrySchema),
+  summary: ratingSummarySchema,
+  nextCursor: z.string().nullable(),
+});
+
+/** Device tokens let a driver's phone report positions; the secret is shown once, at issue. */
+export const deviceTokenSchema = z.object({
+  id: z.uuid(),
+  label: z.string(),
+  createdAt: timestamp,
+  lastUsedAt: timestamp.nullable(),
+  revokedAt: timestamp.nullable(),
+});
+export const deviceTokensResponseSchema = envelope(z.array(deviceTokenSchema));
+export const issueDeviceTokenBodySchema = z.object({
+  label: z.string().trim().min(1, 'Name the device.').max(80),
+});
+export const issuedDeviceTokenResponseSchema = envelope(deviceTokenSchema.extend({ token: z.string() }));
+
+/** What the driver app reports. */
+export const reportLocationBodySchema = positionSchema.extend({
+  recordedAt: z.iso.datetime({ offset: true }).optional(),
+});
+
+/** A position pushed to dashboards. */
+export const locationEventSchema = z.object({
+  driverId: z.uuid(),
+  lat: z.number(),
+  long: z.number(),
+  at: timestamp,
+});
+export type LocationEvent = z.infer<typeof locationEventSchema>;
