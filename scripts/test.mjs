@@ -26,7 +26,12 @@ const steps = [
   ],
   ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   ['web build', 'npm', ['run', 'build', '--workspace', '@bmet/web']],
-  ['browser tests', 'npx', ['playwright', 'test', '--reporter=list,json'], { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson }],
+  [
+    'browser tests',
+    'npx',
+    ['playwright', 'test', '--reporter=list,json'],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson },
+  ],
 ];
 
 const failedSteps = [];

@@ -89,6 +89,8 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   await app.register(rateLimit, {
     global: true,
     max: 1200,
+    // The limit protects the API; the web app's own files are not counted.
+    allowList: (request) => !request.url.startsWith('/api'),
     timeWindow: '1 minute',
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,

@@ -1,4 +1,5 @@
 import {
+  ActionIcon,
   Anchor,
   AppShell,
   Burger,
@@ -13,8 +14,8 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconLogout, IconUser } from '@tabler/icons-react';
-import { Suspense, useState } from 'react';
+import { IconBolt, IconChevronDown, IconHelp, IconLogout, IconMail, IconUser } from '@tabler/icons-react';
+import { Fragment, Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { can } from '@bmet/shared/permissions';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -32,17 +33,43 @@ async function logout(endSession: () => void) {
   window.location.assign('/');
 }
 
+/** Help and Contact Us: words where there is room, icons with the same names on a phone. */
 function HelpDialogs() {
   const [open, setOpen] = useState<'help' | 'contact' | null>(null);
+  const buttons = [
+    { key: 'help' as const, label: MESSAGES.help, Icon: IconHelp },
+    { key: 'contact' as const, label: MESSAGES.contactUs, Icon: IconMail },
+  ];
   return (
     <>
-      <Button variant="subtle" color="gray" size="compact-sm" onClick={() => setOpen('help')}>
-        {MESSAGES.help}
-      </Button>
-      <Button variant="subtle" color="gray" size="compact-sm" onClick={() => setOpen('contact')}>
-        {MESSAGES.contactUs}
-      </Button>
-      <Modal opened={open === 'help'} onClose={() => setOpen(null)} title={MESSAGES.help}>
+      {buttons.map(({ key, label, Icon }) => (
+        <Fragment key={key}>
+          <Button
+            variant="subtle"
+            color="gray"
+            size="compact-sm"
+            visibleFrom="xs"
+            onClick={() => setOpen(key)}
+          >
+            {label}
+          </Button>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            hiddenFrom="xs"
+            aria-label={label}
+            onClick={() => setOpen(key)}
+          >
+            <Icon size={18} />
+          </ActionIcon>
+        </Fragment>
+      ))}
+      <Modal
+        opened={open === 'help'}
+        onClose={() => setOpen(null)}
+        title={MESSAGES.help}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Stack gap="xs">
           <Text size="sm">
             Use the navigation bar to reach the screens your role can use: drivers and trips for everyone;
@@ -51,7 +78,12 @@ function HelpDialogs() {
           <Text size="sm">Your session lasts a few hours; when it ends you are asked to sign in again.</Text>
         </Stack>
       </Modal>
-      <Modal opened={open === 'contact'} onClose={() => setOpen(null)} title={MESSAGES.contactUs}>
+      <Modal
+        opened={open === 'contact'}
+        onClose={() => setOpen(null)}
+        title={MESSAGES.contactUs}
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
         <Text size="sm">
           Write to <Anchor href="mailto:support@bookmyetaxi.in">support@bookmyetaxi.in</Anchor> and the
           operations team will answer on the next working day.
@@ -126,7 +158,7 @@ export function Layout() {
             </Title>
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Group gap={0} visibleFrom="xs" wrap="nowrap">
+            <Group gap={0} wrap="nowrap">
               <HelpDialogs />
             </Group>
             <UserMenu />
@@ -148,9 +180,6 @@ export function Layout() {
             ))}
           </AppShell.Section>
           <AppShell.Section>
-            <Group hiddenFrom="xs" gap={0}>
-              <HelpDialogs />
-            </Group>
             <NavLink
               component="button"
               label={MESSAGES.logout}

@@ -4,7 +4,6 @@ import type { Permission } from '@bmet/shared/permissions';
 
 export type StaffRoute = {
   path: string;
-  title: string;
   permission: Permission;
   Component: ComponentType;
 };
@@ -16,31 +15,31 @@ const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>,
 export const STAFF_ROUTES: StaffRoute[] = [
   {
     path: '/welcome',
-    title: 'Welcome',
+
     permission: ['welcome', 'view'],
     Component: screen(() => import('../features/welcome/welcome-screen'), 'WelcomeScreen'),
   },
   {
     path: '/trips',
-    title: 'Trips',
+
     permission: ['trips', 'list'],
     Component: screen(() => import('../features/trips/trips-screen'), 'TripsScreen'),
   },
   {
     path: '/drivers',
-    title: 'Drivers',
+
     permission: ['drivers', 'list'],
     Component: screen(() => import('../features/drivers/drivers-screen'), 'DriversScreen'),
   },
   {
     path: '/customers',
-    title: 'Customers',
+
     permission: ['customers', 'list'],
     Component: screen(() => import('../features/customers/customers-screen'), 'CustomersScreen'),
   },
   {
     path: '/createCityDealer',
-    title: 'City Dealer sign up',
+
     permission: ['city-dealers', 'create'],
     Component: screen(
       () => import('../features/city-dealers/create-city-dealer-screen'),
@@ -49,7 +48,7 @@ export const STAFF_ROUTES: StaffRoute[] = [
   },
   {
     path: '/createfranchise',
-    title: 'Franchise Sign up',
+
     permission: ['franchises', 'create'],
     Component: screen(
       () => import('../features/franchises/create-franchise-screen'),
@@ -58,31 +57,31 @@ export const STAFF_ROUTES: StaffRoute[] = [
   },
   {
     path: '/cityDealer',
-    title: 'City Dealers',
+
     permission: ['city-dealers', 'list'],
     Component: screen(() => import('../features/city-dealers/city-dealers-screen'), 'CityDealersScreen'),
   },
   {
     path: '/displayFranchise',
-    title: 'Franchises',
+
     permission: ['franchises', 'list'],
     Component: screen(() => import('../features/franchises/franchises-screen'), 'FranchisesScreen'),
   },
   {
     path: '/profile',
-    title: 'Profile',
+
     permission: ['profile', 'view'],
     Component: screen(() => import('../features/profile/profile-screen'), 'ProfileScreen'),
   },
   {
     path: '/update-password',
-    title: 'Update Password',
+
     permission: ['passwords', 'update'],
     Component: screen(() => import('../features/passwords/update-password-screen'), 'UpdatePasswordScreen'),
   },
   {
     path: '/manage-prices',
-    title: 'Manage Car Rates by State',
+
     permission: ['car-rates', 'list'],
     Component: screen(() => import('../features/car-rates/manage-prices-screen'), 'ManagePricesScreen'),
   },

@@ -1,0 +1,93 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+export type Role = 'admin' | 'city_dealer' | 'franchise';
+
+/** The password scripts/e2e-server.mjs gives the demo accounts. */
+export const DEMO_PASSWORD = 'e2e-demo-password-2026';
+
+/** The seeded demo accounts (apps/api/src/db/seed/demo.ts), one per role. */
+export const ACCOUNTS: Record<Role, { email: string; displayName: string; tab: string }> = {
+  admin: { email: 'admin@bookmyetaxi.test', displayName: 'Asha Rao', tab: 'Admin' },
+  city_dealer: { email: 'dealer@bookmyetaxi.test', displayName: 'Vikram Patil', tab: 'City Dealer' },
+  franchise: {
+    email: 'franchise@bookmyetaxi.test',
+    displayName: 'Mumbai Central EV Cabs',
+    tab: 'Franchise',
+  },
+};
+
+export const ROLES = Object.keys(ACCOUNTS) as Role[];
+
+export type Session = { idToken: string; expirationTime: number; role: Role };
+
+/** Reads what the app keeps in session storage, as the spec names the keys. */
+export async function readSessionStorage(page: Page) {
+  return page.evaluate(() => ({
+    idToken: sessionStorage.getItem('idToken'),
+    expirationTime: sessionStorage.getItem('expirationTime'),
+    currentClaim: sessionStorage.getItem('currentClaim'),
+    length: sessionStorage.length,
+  }));
+}
+
+/**
+ * Puts a session into session storage before the page's first script runs. Session storage is
+ * not part of Playwright's storageState, and an init script runs again on every navigation, so
+ * a marker in local storage makes it run once: a later logout or 401 must not bring it back.
+ * (A sign-in through the screen clears local storage, so do not mix the two in one test.)
+ */
+export async function seedSession(page: Page, session: Session) {
+  await page.addInitScript((s) => {
+    // about:blank has no storage of its own.
+    if (!location.protocol.startsWith('http') || localStorage.getItem('e2e-session-seeded')) return;
+    localStorage.setItem('e2e-session-seeded', '1');
+    sessionStorage.setItem('idToken', s.idToken);
+    sessionStorage.setItem('expirationTime', String(s.expirationTime));
+    sessionStorage.setItem('currentClaim', s.role);
+  }, session);
+}
+
+/** Signs in through the sign-in screen, the way a user does, and waits for the welcome screen. */
+export async function signInThroughUi(page: Page, role: Role) {
+  const account = ACCOUNTS[role];
+  await page.goto('/admin');
+  await page.getByRole('tab', { name: account.tab, exact: true }).click();
+  await page.getByLabel(/^Email/).fill(account.email);
+  await page.getByLabel(/^Password/).fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await expect(page).toHaveURL(/\/welcome$/);
+  await expect(
+    page.getByRole('heading', { name: `Welcome ${account.displayName} to Book-My-ETaxi` }),
+  ).toBeVisible();
+}
+
+type Fixtures = {
+  /** The role the test's page is signed in as; null leaves it signed out. */
+  role: Role | null;
+  /** The session of the signed-in page (null when signed out). */
+  session: Session | null;
+};
+
+/**
+ * `test.use({ role: 'admin' })` gives a page already signed in as that role's demo account:
+ * signed in through the API (fast, and the sign-in screen has tests of its own) with the session
+ * seeded before the first navigation.
+ */
+export const test = base.extend<Fixtures>({
+  role: [null, { option: true }],
+  session: async ({ role, request }, use) => {
+    if (!role) return use(null);
+    const response = await request.post('/api/auth/sign-in', {
+      data: { email: ACCOUNTS[role].email, password: DEMO_PASSWORD, role },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    const { data } = (await response.json()) as { data: Session };
+    await use(data);
+  },
+  page: async ({ page, session }, use) => {
+    if (session) await seedSession(page, session);
+    await use(page);
+  },
+});
+
+export { expect };

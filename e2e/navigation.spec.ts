@@ -1,0 +1,125 @@
+import { ACCOUNTS, ROLES, expect, test } from './fixtures';
+import { NAV_LINKS, STAFF_ROUTES, screenTitle, titleOf } from './routes';
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+for (const role of ROLES) {
+  test.describe(`as ${ACCOUNTS[role].tab}`, () => {
+    test.use({ role });
+
+    test('the navigation bar shows exactly the role’s links, each opening its screen', async ({ page }) => {
+      await page.goto('/welcome');
+      const nav = page.getByRole('navigation', { name: 'Main navigation' });
+      const links = nav.getByRole('link');
+      await expect(links).toHaveText(NAV_LINKS[role].map((link) => link.label));
+      await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+      for (const link of NAV_LINKS[role]) {
+        await test.step(link.label, async () => {
+          await nav.getByRole('link', { name: link.label, exact: true }).click();
+          await expect(page).toHaveURL(new RegExp(`${escape(link.path)}$`));
+          await expect(screenTitle(page, titleOf(link.path))).toBeVisible();
+        });
+      }
+    });
+
+    test('every route the role may see opens with its title', async ({ page }) => {
+      for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
+        await test.step(route.path, async () => {
+          await page.goto(route.path);
+          await expect(screenTitle(page, route.title)).toBeVisible();
+          await expect(page.getByText('You do not have access to this page.')).toHaveCount(0);
+        });
+      }
+    });
+
+    const refused = STAFF_ROUTES.filter((r) => !r.roles.includes(role));
+    if (refused.length > 0) {
+      test('every other route is refused with a clear page', async ({ page }) => {
+        for (const route of refused) {
+          await test.step(route.path, async () => {
+            await page.goto(route.path);
+            await expect(page.getByText('You do not have access to this page.')).toBeVisible();
+            await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
+            await expect(screenTitle(page, route.title)).toHaveCount(0);
+          });
+        }
+      });
+    }
+  });
+}
+
+test.describe('routes', () => {
+  test.use({ role: 'admin' });
+
+  test('paths match without regard to case', async ({ page }) => {
+    for (const path of ['/createcitydealer', '/createCityDealer', '/CREATEFRANCHISE', '/displayfranchise']) {
+      await test.step(path, async () => {
+        await page.goto(path);
+        await expect(screenTitle(page, titleOf(path))).toBeVisible();
+      });
+    }
+  });
+});
+
+test.describe('refused page', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('leads back to the welcome screen', async ({ page }) => {
+    await page.goto('/customers');
+    await page.getByRole('link', { name: 'Back to Welcome' }).click();
+    await expect(page).toHaveURL(/\/welcome$/);
+    await expect(screenTitle(page, titleOf('/welcome'))).toBeVisible();
+  });
+});
+
+test.describe('signed out', () => {
+  test('a staff route sends the visitor to the sign-in screen', async ({ page }) => {
+    await page.goto('/drivers');
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.getByRole('heading', { name: 'Admin Sign In' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  });
+});
+
+test.describe('header', () => {
+  test.use({ role: 'franchise' });
+
+  test('shows the product title, Help and Contact Us, each opening a dialog', async ({ page }) => {
+    await page.goto('/welcome');
+    const header = page.getByRole('banner').filter({ has: page.getByRole('heading', { level: 1 }) });
+    await expect(header.getByRole('heading', { name: 'Book-My-ETaxi', level: 1 })).toBeVisible();
+
+    await header.getByRole('button', { name: 'Help' }).click();
+    const help = page.getByRole('dialog', { name: 'Help' });
+    await expect(help).toBeVisible();
+    await expect(help).toContainText('navigation bar');
+    await page.keyboard.press('Escape');
+    await expect(help).toBeHidden();
+
+    await header.getByRole('button', { name: 'Contact Us' }).click();
+    const contact = page.getByRole('dialog', { name: 'Contact Us' });
+    await expect(contact).toBeVisible();
+    await expect(contact.getByRole('link', { name: 'support@bookmyetaxi.in' })).toBeVisible();
+    // The dialog's own close button, the only button in its title bar.
+    await contact.getByRole('banner').getByRole('button').click();
+    await expect(contact).toBeHidden();
+  });
+
+  test('the dialogs’ close buttons say what they do', async ({ page }) => {
+    await page.goto('/welcome');
+    await page.getByRole('button', { name: 'Help' }).click();
+    await expect(
+      page.getByRole('dialog', { name: 'Help' }).getByRole('button', { name: 'Close' }),
+    ).toBeVisible();
+  });
+});
+
+test.describe('header when signed out', () => {
+  test('stands on the sign-in screen, without the navigation bar', async ({ page }) => {
+    await page.goto('/admin');
+    await expect(page.getByRole('banner').getByRole('heading', { name: 'Book-My-ETaxi' })).toBeVisible();
+    await expect(page.getByRole('banner').getByRole('button', { name: 'Help' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  });
+});

@@ -1,0 +1,47 @@
+import { expect, signInThroughUi, test } from './fixtures';
+import { screenTitle } from './routes';
+
+test.describe('on a phone', { tag: '@phone' }, () => {
+  test('signs in and follows a link from the navigation behind the burger', async ({ page }) => {
+    await signInThroughUi(page, 'city_dealer');
+
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    const franchises = nav.getByRole('link', { name: 'Franchises', exact: true });
+    // The collapsed navigation is moved off the screen, not removed.
+    await expect(franchises).not.toBeInViewport();
+
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    await expect(franchises).toBeInViewport();
+    await franchises.click();
+
+    await expect(page).toHaveURL(/\/displayFranchise$/);
+    await expect(screenTitle(page, 'Franchises')).toBeVisible();
+    // Following a link folds the navigation away again.
+    await expect(franchises).not.toBeInViewport();
+  });
+
+  test('Help sits in the header as an icon and Logout in the navigation', async ({ page }) => {
+    await signInThroughUi(page, 'franchise');
+    await page.getByRole('banner').getByRole('button', { name: 'Help' }).click();
+    await expect(page.getByRole('dialog', { name: 'Help' })).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    await page.getByRole('button', { name: 'Toggle navigation' }).click();
+    const nav = page.getByRole('navigation', { name: 'Main navigation' });
+    await nav.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/landingPage\/index\.html$/);
+  });
+
+  test('the sign-in form fits the screen', async ({ page }) => {
+    await page.goto('/admin');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeInViewport();
+  });
+
+  test('Help and Contact Us are reachable before signing in', async ({ page }) => {
+    await page.goto('/admin');
+    await expect(page.getByRole('button', { name: 'Help' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Contact Us' })).toBeVisible();
+  });
+});

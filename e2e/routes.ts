@@ -1,0 +1,57 @@
+import type { Page } from '@playwright/test';
+import type { Role } from './fixtures';
+
+/**
+ * The signed-in routes of the spec's route table, with the roles that may open each (spec
+ * section 6) and the title its screen shows.
+ */
+export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[] }[] = [
+  { path: '/welcome', title: /^Welcome .+ to Book-My-ETaxi$/, roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/trips', title: 'List of Trips', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/drivers', title: 'Driver List', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/customers', title: 'Customers', roles: ['admin'] },
+  { path: '/createCityDealer', title: 'City Dealer sign up', roles: ['admin'] },
+  { path: '/createfranchise', title: 'Franchise Sign up', roles: ['admin', 'city_dealer'] },
+  { path: '/cityDealer', title: 'City Dealers', roles: ['admin'] },
+  { path: '/displayFranchise', title: 'Franchises', roles: ['admin', 'city_dealer'] },
+  { path: '/profile', title: 'Profile', roles: ['admin'] },
+  { path: '/update-password', title: 'Update Password', roles: ['admin'] },
+  { path: '/manage-prices', title: 'Manage Car Rates by State', roles: ['admin'] },
+];
+
+/** The navigation bar per role, in the spec's order. */
+export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
+  admin: [
+    { label: 'Drivers', path: '/drivers' },
+    { label: 'Trips', path: '/trips' },
+    { label: 'Update Password', path: '/update-password' },
+    { label: 'Manage Prices', path: '/manage-prices' },
+    { label: 'Customers', path: '/customers' },
+    { label: 'Create City Dealer', path: '/createcitydealer' },
+    { label: 'Franchises', path: '/displayFranchise' },
+    { label: 'Create Franchise', path: '/createfranchise' },
+    { label: 'City Dealers', path: '/cityDealer' },
+  ],
+  city_dealer: [
+    { label: 'Drivers', path: '/drivers' },
+    { label: 'Trips', path: '/trips' },
+    { label: 'Franchises', path: '/displayFranchise' },
+    { label: 'Create Franchise', path: '/createfranchise' },
+  ],
+  franchise: [
+    { label: 'Drivers', path: '/drivers' },
+    { label: 'Trips', path: '/trips' },
+  ],
+};
+
+/** The title of the screen a path opens, matching paths without regard to case as the router does. */
+export function titleOf(path: string): string | RegExp {
+  const route = STAFF_ROUTES.find((r) => r.path.toLowerCase() === path.toLowerCase());
+  if (!route) throw new Error(`No route ${path} in the route table`);
+  return route.title;
+}
+
+/** The heading that carries a screen's title (whole text, not a part of a longer heading). */
+export function screenTitle(page: Page, title: string | RegExp) {
+  return page.getByRole('heading', { name: title, exact: typeof title === 'string' });
+}

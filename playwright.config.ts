@@ -1,0 +1,66 @@
+import { defineConfig, devices } from '@playwright/test';
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+const baseURL = `http://localhost:${port}`;
+
+// Debian's chromium, not a downloaded one: `playwright install` needs the internet.
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--disable-quic',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  fullyParallel: true,
+  forbidOnly: Boolean(process.env.CI),
+  // Two cores here: a third browser only slows the other two down.
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL,
+    browserName: 'chromium',
+    launchOptions: chromium,
+    screenshot: 'only-on-failure',
+    // DOM snapshots without the screencast: the screencast costs about a fifth of the run on two cores.
+    trace: { mode: 'retain-on-failure', screenshots: false },
+  },
+  projects: [
+    {
+      name: 'desktop',
+      // The phone flows need the burger, which a laptop-wide screen does not show.
+      grepInvert: /@phone/,
+      use: { viewport: { width: 1366, height: 768 } },
+    },
+    {
+      name: 'phone',
+      grep: /@phone/,
+      use: {
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 3,
+        isMobile: true,
+        hasTouch: true,
+        userAgent: devices['Pixel 7'].userAgent,
+      },
+    },
+  ],
+  webServer: {
+    command: 'node scripts/e2e-server.mjs',
+    url: `${baseURL}/api/docs/json`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    // SIGTERM lets the server close the embedded database instead of being killed mid-write.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'pipe',
+    stderr: 'pipe',
+    env: { E2E_PORT: String(port) },
+  },
+});
