@@ -34,12 +34,35 @@ const steps = [
   ],
 ];
 
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+/** Adds a runner's counts as soon as its step ends (Playwright empties test-results/ when it starts). */
+function countResults(file) {
+  if (!existsSync(file)) return;
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  if (file === vitestJson) {
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  } else {
+    const stats = report.stats ?? {};
+    passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    failed += stats.unexpected ?? 0;
+    skipped += stats.skipped ?? 0;
+  }
+}
+
 const failedSteps = [];
 for (const [name, command, args, env = {}] of steps) {
   console.log(`\n=== ${name} ===`);
   const started = Date.now();
   const run = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  countResults(vitestJson);
+  countResults(playwrightJson);
+  rmSync(vitestJson, { force: true });
+  rmSync(playwrightJson, { force: true });
   if (run.status !== 0) {
     failedSteps.push(name);
     console.log(`--- ${name}: FAILED (${seconds} s)`);
@@ -50,21 +73,6 @@ for (const [name, command, args, env = {}] of steps) {
   }
 }
 
-let passed = 0;
-let failed = 0;
-let skipped = 0;
-if (existsSync(vitestJson)) {
-  const v = JSON.parse(readFileSync(vitestJson, 'utf8'));
-  passed += v.numPassedTests ?? 0;
-  failed += v.numFailedTests ?? 0;
-  skipped += (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0);
-}
-if (existsSync(playwrightJson)) {
-  const p = JSON.parse(readFileSync(playwrightJson, 'utf8')).stats ?? {};
-  passed += (p.expected ?? 0) + (p.flaky ?? 0);
-  failed += p.unexpected ?? 0;
-  skipped += p.skipped ?? 0;
-}
 // A failing step without test counts (lint, types, build) still fails the run.
 failed += failedSteps.filter((s) => !['unit, API and component tests', 'browser tests'].includes(s)).length;
 

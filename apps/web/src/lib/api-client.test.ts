@@ -16,7 +16,7 @@ describe('apiRequest', () => {
     const result = await apiRequest('GET', '/thing', z.object({ data: z.object({ n: z.number() }) }));
     expect(result).toEqual({ data: { n: 1 } });
     expect(fetchMock.mock.calls[0]![0]).toBe('/api/thing');
-    expect(fetchMock.mock.calls[0]![1].headers.authorization).toBe('Bearer tok');
+    expect(new Headers(fetchMock.mock.calls[0]![1].headers).get('authorization')).toBe('Bearer tok');
   });
 
   it("exposes the server's message as response.data.error", async () => {
