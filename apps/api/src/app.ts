@@ -17,9 +17,11 @@ import type { Db } from './db/client';
 import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
 import { authRoutes } from './modules/auth/routes';
+import { customerRoutes } from './modules/customers/routes';
 import { driverLocationRoutes } from './modules/driver-locations/routes';
 import { driverRoutes } from './modules/drivers/routes';
 import { settingsRoutes } from './modules/settings/routes';
+import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { webPlugin } from './plugins/web';
@@ -133,6 +135,8 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       await api.register(settingsRoutes, config);
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, { db, locationBus });
+      await api.register(tripRoutes, { db });
+      await api.register(customerRoutes, { db });
     },
     { prefix: '/api' },
   );

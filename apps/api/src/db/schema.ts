@@ -180,7 +180,14 @@ export const customers = pgTable(
     phoneNumber: text('phone_number'),
     createdAt: createdAt(),
   },
-  (t) => [index('customers_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('customers_created_idx').on(t.createdAt, t.id),
+    index('customers_name_idx').on(t.name, t.id),
+    index('customers_search_idx').using(
+      'gin',
+      sql`lower(${t.name} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phoneNumber}, '')) gin_trgm_ops`,
+    ),
+  ],
 );
 
 export const customerRatings = pgTable(
@@ -225,7 +232,28 @@ export const trips = pgTable(
   (t) => [
     index('trips_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('trips_driver_created_idx').on(t.driverId, t.createdAt.desc(), t.id.desc()),
+    index('trips_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    // Case-insensitive substring search on the title (pg_trgm).
+    index('trips_title_search_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   ],
+);
+
+/** Feedback and star rating given on a trip from the console, with author and time. */
+export const tripFeedback = pgTable(
+  'trip_feedback',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tripId: uuid('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id')
+      .notNull()
+      .references(() => accounts.id),
+    feedback: text('feedback').notNull(),
+    rating: smallint('rating').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('trip_feedback_trip_idx').on(t.tripId, t.createdAt)],
 );
 
 /** Rates of one car type in one state; version guards against lost concurrent edits. */

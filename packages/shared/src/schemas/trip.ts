@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { CAR_TYPES, TRIP_STATUSES } from '../constants';
+import { envelope } from './common';
+
+const timestamp = z.string();
+const place = z.object({
+  location: z.string().nullable(),
+  lat: z.number().nullable(),
+  long: z.number().nullable(),
+});
+
+/** A trip with the spec's field names; `driver` is true when one is assigned. */
+export const tripSchema = z.object({
+  id: z.uuid(),
+  title: z.string(),
+  body: z.string().nullable(),
+  /** The customer's phone number: personal data, sent to admins only (null for other roles). */
+  phoneNumber: z.string().nullable(),
+  'pick-up': place,
+  destination: place,
+  status: z.enum(TRIP_STATUSES),
+  paid: z.boolean(),
+  completed: z.boolean(),
+  driver: z.boolean(),
+  driverId: z.uuid().nullable(),
+  driver_info: z
+    .object({
+      name: z.string(),
+      phoneNumber: z.string().nullable(),
+      rating: z.number().nullable(),
+      /** The vehicle type, named as the driver app names it. */
+      Car: z.string().nullable(),
+      vehicleNumber: z.string().nullable(),
+    })
+    .nullable(),
+  carType: z.enum(CAR_TYPES).nullable(),
+  distance: z.number().nullable(),
+  price: z.number().nullable(),
+  cancelReason: z.string().nullable(),
+  createdAt: timestamp,
+});
+export type Trip = z.infer<typeof tripSchema>;
+
+const booleanQuery = z
+  .enum(['true', 'false'], { message: 'Must be true or false.' })
+  .transform((value) => value === 'true');
+
+/** Filters a dispatcher expects, shared by both trip list paths. */
+const tripFilters = {
+  q: z.string().trim().max(100).optional(),
+  status: z.enum(TRIP_STATUSES).optional(),
+  carType: z.enum(CAR_TYPES).optional(),
+  /** Inclusive bounds on the trip's date (ISO date or date-time). */
+  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+  cursor: z.string().max(500).optional(),
+};
+
+/** GET /api/trips (admin): filters in the query string. */
+export const tripListQuerySchema = z.object({ ...tripFilters, paid: booleanQuery.optional() });
+export type TripListQuery = z.input<typeof tripListQuerySchema>;
+
+/**
+ * POST /api/trips/filter-trips: the spec's ids of the caller's drivers (optional: without them,
+ * all the caller's trips). The server answers only trips of drivers in the caller's scope.
+ */
+export const filterTripsBodySchema = z.object({
+  ids: z.array(z.uuid()).max(1000).optional(),
+  ...tripFilters,
+  paid: z.boolean().optional(),
+});
+export type FilterTripsBody = z.input<typeof filterTripsBodySchema>;
+
+/** The spec's `{ data: { id: trip } }`, newest first, with the cursor of the next page. */
+export const tripListResponseSchema = z.object({
+  data: z.record(z.string(), tripSchema),
+  nextCursor: z.string().nullable(),
+});
+export type TripListResponse = z.infer<typeof tripListResponseSchema>;
+
+export const tripFeedbackSchema = z.object({
+  id: z.uuid(),
+  feedback: z.string(),
+  rating: z.number().int().min(1).max(5),
+  author: z.object({ id: z.uuid(), name: z.string() }),
+  createdAt: timestamp,
+});
+export type TripFeedback = z.infer<typeof tripFeedbackSchema>;
+
+export const tripDetailResponseSchema = envelope(
+  tripSchema.extend({ feedback: z.array(tripFeedbackSchema) }),
+);
+
+export const TRIP_RATING_REQUIRED = 'Please choose a rating from 1 to 5 stars.';
+
+/** Feedback and a 1-to-5 star rating; a rating is required. */
+export const tripFeedbackBodySchema = z.object({
+  feedback: z.string().trim().max(2000, 'Feedback must be at most 2000 characters.').default(''),
+  rating: z
+    .number({ message: TRIP_RATING_REQUIRED })
+    .int(TRIP_RATING_REQUIRED)
+    .min(1, TRIP_RATING_REQUIRED)
+    .max(5, TRIP_RATING_REQUIRED),
+});
+export const tripFeedbackResponseSchema = envelope(tripFeedbackSchema);
