@@ -17,6 +17,7 @@ import type { Db } from './db/client';
 import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
 import { authRoutes } from './modules/auth/routes';
+import { carRateRoutes } from './modules/car-rates/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { driverLocationRoutes } from './modules/driver-locations/routes';
 import { driverRoutes } from './modules/drivers/routes';
@@ -137,6 +138,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       await api.register(driverLocationRoutes, { db, locationBus });
       await api.register(tripRoutes, { db });
       await api.register(customerRoutes, { db });
+      await api.register(carRateRoutes, { db });
     },
     { prefix: '/api' },
   );
