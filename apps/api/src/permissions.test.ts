@@ -21,6 +21,14 @@ beforeAll(async () => {
   for (const role of ROLES) accounts[role] = await createAccount(t.db, { role });
 });
 
+/**
+ * Routes that declare 'public' because their callers are not staff: the driver app's phone
+ * authenticates with a device token of its own, checked by the route. Anonymous callers and staff
+ * ID tokens both get 401 there.
+ */
+const DEVICE_AUTHENTICATED = new Set(['POST /api/driver-app/location']);
+const isDeviceAuthenticated = (route: RouteEntry) => DEVICE_AUTHENTICATED.has(`${route.method} ${route.url}`);
+
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** A concrete URL for a route pattern: every parameter (and a wildcard) gets a random UUID. */
@@ -60,8 +68,10 @@ describe('the route catalog', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('keeps every route behind a token except sign-in and password-reset requests', () => {
-    const open = t.app.routeCatalog.filter((route) => route.access === 'public').map((route) => route.url);
+  it('keeps every route behind a token except sign-in, password-reset requests and device routes', () => {
+    const open = t.app.routeCatalog
+      .filter((route) => route.access === 'public' && !isDeviceAuthenticated(route))
+      .map((route) => route.url);
     for (const url of open) expect(url).toMatch(/\/(sign-in|password-reset|reset-password)(\/|$)/);
   });
 });
@@ -73,6 +83,15 @@ const routes = t.app.routeCatalog.map((route) => ({
 
 describe.each(routes)('$method $url ($declared)', (route) => {
   const allowed = allowedRoles(route);
+
+  if (isDeviceAuthenticated(route)) {
+    it.each([null, ...ROLES])('answers 401 to %s (no device token)', async (role) => {
+      const response = await call(route, role);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'UNAUTHORIZED' });
+    });
+    return;
+  }
 
   if (route.access === 'public') {
     it('is open to anonymous callers', async () => {

@@ -57,6 +57,17 @@ export const MESSAGES = {
   errorUpdatingRates: 'Error updating rates.',
   errorFetchingRates: 'Error fetching rates.',
   loadingRates: 'Loading rates...',
+  // Rates: our additions (validation, concurrent edits, copy, history).
+  unknownState: 'Unknown state: choose one of the 30 supported states.',
+  unknownCarTypes: (keys: string[]) =>
+    `Unknown car type${keys.length === 1 ? '' : 's'}: ${keys.join(', ')}. The car types are mini, sedan, suv, erickshaw and auto.`,
+  noRatesSent: 'Send the rates of at least one car type.',
+  ratesConflict:
+    'These rates were changed by someone else since you opened them. Reload to see the current values.',
+  reloadCurrentRates: 'Reload current rates',
+  copyToSameState: 'Choose a different state to copy to.',
+  noRatesToCopy: (state: string) => `${state} has no rates to copy.`,
+  ratesCopied: (from: string, to: string) => `The rates of ${from} were copied to ${to}.`,
 
   // Drivers and trips.
   driverList: 'Driver List',
@@ -70,6 +81,51 @@ export const MESSAGES = {
   listOfTrips: 'List of Trips',
   mostRecentTrip: 'Most Recent Trip',
   loading: 'Loading...',
+
+  // Driver management (our additions: deleted view, assignment, document upload and review).
+  invalidCursor: 'Invalid cursor.',
+  deletedDriversAdminOnly: 'Only admins can see deleted drivers.',
+  franchiseNotFound: 'Choose an existing, active franchise.',
+  stateDiffersFromFranchise: (state: string) =>
+    `The state must be the franchise's state (${state}), or left empty to take it.`,
+  imageTypeNotAccepted: 'Upload a JPEG or PNG image (Content-Type image/jpeg or image/png).',
+  imageTooLarge: (megabytes: number) => `The image is too large: at most ${megabytes} MB.`,
+  imageEmpty: 'The image is empty.',
+  imageUnreadable: 'The file is not a readable JPEG or PNG image.',
+  imageTypeMismatch: (detected: string, declared: string) =>
+    `The file is a ${detected} image but was sent as ${declared}.`,
+  imageTooManyPixels: (megapixels: number) =>
+    `The image has too many pixels: at most ${megapixels} megapixels.`,
+  documentHasNoImage: 'Only a document with an image can be reviewed: upload its image first.',
+
+  // Account screens (spec 2).
+  cityDealerSignUp: 'City Dealer sign up',
+  franchiseSignUp: 'Franchise Sign up',
+  signUp: 'Sign up',
+  createUser: 'Create User',
+  forgotPassword: 'Forgot Password?',
+  selectStatePlaceholder: 'Select State',
+  selectEmailLabel: 'Select Email:',
+  sendResetLink: 'Send Password Reset Link',
+  updatePassword: 'Update Password',
+
+  // Accounts, password reset and profile (our additions).
+  chooseState: 'Choose a state from the list.',
+  dealerOwnStateOnly: (state: string) => `A city dealer creates franchises in its own state only (${state}).`,
+  dealerOfOtherState: "Choose an active city dealer of the franchise's state.",
+  stateLockedByFranchises: 'The state cannot change while franchises work under this city dealer.',
+  stateLockedByDrivers: 'The state cannot change while drivers work for this franchise.',
+  nothingToChange: 'Nothing to change.',
+  enterName: 'Enter a name.',
+  enterDisplayName: 'Enter a display name.',
+  resetRequested: 'If an account uses this email address, a password reset link is on its way.',
+  tooManyResetRequests: (minutes: number) =>
+    `Too many password reset requests. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+  resetLinkInvalid: 'This password reset link is invalid, already used or expired. Ask for a new one.',
+  resetLinkMissing: 'This page opens from the link in a password reset email. Ask for a new one.',
+  passwordsDiffer: 'The two passwords do not match.',
+  passwordUpdated: (email: string) => `The password of ${email} has been updated.`,
+  noAccountWithEmail: 'No account uses this email address.',
 
   // Generic API texts.
   validationFailed: 'Some fields are not valid.',

@@ -1,7 +1,11 @@
 import { createInProcessLocationBus, type LocationBus } from './location-bus';
+import { createRedisLocationBus, type RedisLocationBusOptions } from './redis-location-bus';
 
 /** Redis pub/sub when REDIS_URL is set (several API instances), otherwise in-process. */
-export async function createLocationBus(redisUrl: string | undefined): Promise<LocationBus> {
-  if (redisUrl) throw new Error('The Redis location bus is not available in this version.');
+export async function createLocationBus(
+  redisUrl: string | undefined,
+  options: RedisLocationBusOptions = {},
+): Promise<LocationBus> {
+  if (redisUrl) return createRedisLocationBus(redisUrl, options);
   return createInProcessLocationBus();
 }

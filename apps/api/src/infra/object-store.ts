@@ -1,5 +1,14 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+  type S3ClientConfig,
+} from '@aws-sdk/client-s3';
+import type { Config } from '../config';
 
 /** Where document images live: a local folder by default, an S3-compatible store in production. */
 export type ObjectStore = {
@@ -35,6 +44,65 @@ export function createLocalObjectStore(root: string): ObjectStore {
     },
     async delete(key) {
       await rm(pathOf(key), { force: true });
+    },
+  };
+}
+
+export type S3ObjectStoreOptions = Omit<Extract<Config['objectStore'], { kind: 's3' }>, 'kind'>;
+
+/**
+ * The S3 client for a bucket on AWS or any S3-compatible store (MinIO, Ceph, R2...): those usually
+ * need their endpoint and path-style addressing. Without keys the SDK's usual chain applies
+ * (environment, shared files, instance role).
+ */
+export function createS3Client(options: S3ObjectStoreOptions, overrides: Partial<S3ClientConfig> = {}) {
+  if (Boolean(options.accessKeyId) !== Boolean(options.secretAccessKey)) {
+    throw new Error('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together.');
+  }
+  return new S3Client({
+    region: options.region,
+    endpoint: options.endpoint,
+    forcePathStyle: options.forcePathStyle,
+    credentials:
+      options.accessKeyId && options.secretAccessKey
+        ? { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey }
+        : undefined,
+    ...overrides,
+  });
+}
+
+/** An S3 bucket; objects are private and only ever served through the API. */
+export function createS3ObjectStore(
+  options: S3ObjectStoreOptions,
+  client: S3Client = createS3Client(options),
+): ObjectStore {
+  const Bucket = options.bucket;
+  return {
+    async put(key, body, contentType) {
+      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType }));
+    },
+    async get(key) {
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+        if (!object.Body) return null;
+        const body = await object.Body.transformToByteArray();
+        const extension = key.split('.').pop()?.toLowerCase() ?? '';
+        return {
+          body,
+          contentType: object.ContentType ?? CONTENT_TYPES[extension] ?? 'application/octet-stream',
+        };
+      } catch (error) {
+        if (
+          error instanceof S3ServiceException &&
+          (error.name === 'NoSuchKey' || error.$metadata.httpStatusCode === 404)
+        ) {
+          return null;
+        }
+        throw error;
+      }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
   };
 }

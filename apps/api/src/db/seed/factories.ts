@@ -200,7 +200,14 @@ export function buildRatings(rng: Random, count: number) {
   }));
 }
 
-export async function insertDriverRatings(db: Db, driverId: string, rows: ReturnType<typeof buildRatings>) {
+export type RatingInput = {
+  customerName: string | null;
+  description: string | null;
+  rating: number | null;
+  createdAt?: Date;
+};
+
+export async function insertDriverRatings(db: Db, driverId: string, rows: RatingInput[]) {
   if (rows.length) await db.insert(driverRatings).values(rows.map((r) => ({ ...r, driverId })));
 }
 

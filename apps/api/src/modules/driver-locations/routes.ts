@@ -1,7 +1,350 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { decodeJwt } from 'jose';
+import { z } from 'zod';
+import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import { idParamSchema } from '@bmet/shared/schemas/common';
+import {
+  deviceTokensResponseSchema,
+  driverLocationResponseSchema,
+  issueDeviceTokenBodySchema,
+  issuedDeviceTokenResponseSchema,
+  reportLocationBodySchema,
+  type LocationEvent,
+} from '@bmet/shared/schemas/driver';
 import type { Db } from '../../db/client';
+import { recordAudit } from '../../infra/audit';
 import type { LocationBus } from '../../infra/location-bus';
+import { currentUser } from '../../plugins/authentication';
+import { generateDeviceToken, hashDeviceToken } from './device-tokens';
+import { createLocationStreams } from './location-stream';
+import {
+  findActiveDevice,
+  findDeviceTokenForUpdate,
+  findDeviceTokens,
+  findVisibleDriver,
+  insertDeviceToken,
+  recordPosition,
+  revokeDeviceToken,
+  touchDeviceToken,
+  type DeviceTokenRow,
+} from './repository';
 
 export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus };
 
-export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOptions> = async () => {};
+const driverKeyParamsSchema = z.object({ driverKey: z.uuid({ message: 'Not a valid id.' }) });
+const tokenParamsSchema = idParamSchema.extend({ tokenId: z.uuid({ message: 'Not a valid id.' }) });
+
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+  429: errorBodySchema,
+};
+
+const AUDIT_RESOURCE = 'driver-device-tokens';
+
+// The driver app reports every few seconds; a burst limit and a steady limit per device token.
+const REPORTS_PER_SECOND = 2;
+const REPORTS_PER_MINUTE = 60;
+// Failed device sign-ins per client address and minute, against guessing at tokens.
+const FAILED_DEVICE_AUTH_PER_MINUTE = 30;
+
+const notFound = () => new AppError('NOT_FOUND', MESSAGES.notFound);
+const deviceUnauthorized = () => new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+
+function bearerToken(request: FastifyRequest): string | null {
+  const [scheme, token, extra] = (request.headers.authorization ?? '').split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token && extra === undefined ? token : null;
+}
+
+/** Rate-limit key of a report: its device token's hash (the same token, the same bucket). */
+function deviceRateKey(request: FastifyRequest): string {
+  const token = bearerToken(request);
+  return token ? `device:${hashDeviceToken(token)}` : `address:${request.ip}`;
+}
+
+/** When the caller's ID token expires; the authentication hook has already verified it. */
+function idTokenExpiry(request: FastifyRequest): number {
+  const token = bearerToken(request);
+  try {
+    return token ? (decodeJwt(token).exp ?? 0) * 1000 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function toDeviceToken(row: DeviceTokenRow) {
+  return {
+    id: row.id,
+    label: row.label,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    revokedAt: row.revokedAt?.toISOString() ?? null,
+  };
+}
+
+function toLocationEvent(driver: {
+  id: string;
+  lat: number | null;
+  long: number | null;
+  positionAt: Date | null;
+}): LocationEvent | null {
+  if (driver.lat === null || driver.long === null || !driver.positionAt) return null;
+  return { driverId: driver.id, lat: driver.lat, long: driver.long, at: driver.positionAt.toISOString() };
+}
+
+/**
+ * Live driver positions: the spec's polled location, a Server-Sent Events stream of new
+ * positions, the device tokens staff issue to drivers' phones, and the endpoint those phones
+ * report positions to.
+ */
+export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOptions> = async (
+  app,
+  options,
+) => {
+  const { db, locationBus } = options;
+  const streams = createLocationStreams(locationBus);
+  // Before the server stops accepting: it waits for open responses, and a stream never ends alone.
+  app.addHook('preClose', (done) => {
+    streams.endAll();
+    done();
+  });
+
+  async function visibleDriverOr404(request: FastifyRequest, driverId: string) {
+    const driver = await findVisibleDriver(db, currentUser(request), driverId);
+    if (!driver) throw notFound();
+    return driver;
+  }
+
+  app.get(
+    '/drivers/location/:driverKey',
+    {
+      config: { access: ['drivers', 'view'] },
+      schema: {
+        tags: ['drivers'],
+        summary: "A driver's name, contact and last known position (the dashboard's polling)",
+        params: driverKeyParamsSchema,
+        response: { 200: driverLocationResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const driver = await visibleDriverOr404(request, request.params.driverKey);
+      const event = toLocationEvent(driver);
+      return {
+        data: {
+          name: driver.name,
+          email: driver.email,
+          phoneNumber: driver.phoneNumber,
+          position: event ? { lat: event.lat, long: event.long } : null,
+          positionAt: event?.at ?? null,
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/drivers/location/:driverKey/stream',
+    {
+      config: { access: ['drivers', 'view'] },
+      // A HEAD request would otherwise hold a stream open with nothing to send.
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['drivers'],
+        summary: "A driver's positions as they arrive (Server-Sent Events)",
+        description:
+          'text/event-stream: `event: location` with `{ driverId, lat, long, at }`, the current ' +
+          'position first; a comment every 20 s. Send the ID token as a bearer token (read it ' +
+          'with fetch, not EventSource). The stream ends when the ID token expires.',
+        params: driverKeyParamsSchema,
+        response: errors,
+      },
+    },
+    async (request, reply) => {
+      const driver = await visibleDriverOr404(request, request.params.driverKey);
+      await streams.open(request, reply, {
+        driverId: driver.id,
+        readCurrent: async () => {
+          const now = await findVisibleDriver(db, currentUser(request), driver.id);
+          return now ? toLocationEvent(now) : null;
+        },
+        expiresAt: idTokenExpiry(request),
+      });
+    },
+  );
+
+  app.get(
+    '/drivers/driver/:id/device-tokens',
+    {
+      config: { access: ['drivers', 'devices'] },
+      schema: {
+        tags: ['drivers'],
+        summary: "A driver's device tokens (never the secrets)",
+        params: idParamSchema,
+        response: { 200: deviceTokensResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const driver = await visibleDriverOr404(request, request.params.id);
+      const rows = await findDeviceTokens(db, driver.id);
+      return { data: rows.map(toDeviceToken) };
+    },
+  );
+
+  app.post(
+    '/drivers/driver/:id/device-tokens',
+    {
+      config: { access: ['drivers', 'devices'] },
+      schema: {
+        tags: ['drivers'],
+        summary: 'Issue a device token for a driver\'s phone; the secret "token" is shown only here',
+        params: idParamSchema,
+        body: issueDeviceTokenBodySchema,
+        response: { 201: issuedDeviceTokenResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const driver = await visibleDriverOr404(request, request.params.id);
+      const token = generateDeviceToken();
+      const row = await db.transaction(async (tx) => {
+        const inserted = await insertDeviceToken(tx, {
+          driverId: driver.id,
+          tokenHash: hashDeviceToken(token),
+          label: request.body.label,
+          createdBy: user.id,
+        });
+        await recordAudit(
+          tx,
+          { id: user.id, requestId: request.id },
+          {
+            action: 'issue',
+            resource: AUDIT_RESOURCE,
+            resourceId: inserted.id,
+            before: null,
+            after: { driverId: driver.id, ...toDeviceToken(inserted) },
+          },
+        );
+        return inserted;
+      });
+      // The secret must not linger in any cache on the way.
+      reply.header('cache-control', 'no-store');
+      return reply.status(201).send({ data: { ...toDeviceToken(row), token } });
+    },
+  );
+
+  app.delete(
+    '/drivers/driver/:id/device-tokens/:tokenId',
+    {
+      config: { access: ['drivers', 'devices'] },
+      schema: {
+        tags: ['drivers'],
+        summary: 'Revoke a device token: the phone can no longer report positions',
+        params: tokenParamsSchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const driver = await visibleDriverOr404(request, request.params.id);
+      await db.transaction(async (tx) => {
+        const before = await findDeviceTokenForUpdate(tx, driver.id, request.params.tokenId);
+        if (!before) throw notFound();
+        if (before.revokedAt) return; // already revoked: nothing changes, nothing to record
+        const after = await revokeDeviceToken(tx, driver.id, before.id);
+        await recordAudit(
+          tx,
+          { id: user.id, requestId: request.id },
+          {
+            action: 'revoke',
+            resource: AUDIT_RESOURCE,
+            resourceId: before.id,
+            before: { driverId: driver.id, ...toDeviceToken(before) },
+            after: after ? { driverId: driver.id, ...toDeviceToken(after) } : null,
+          },
+        );
+      });
+      return reply.status(204).send(null);
+    },
+  );
+
+  // The driver app's endpoint. Not a staff route: the caller is a phone holding a device token,
+  // checked below before the body is even read. Staff ID tokens are not accepted here.
+  const devices = new WeakMap<FastifyRequest, { tokenId: string; driverId: string }>();
+  const burstLimit = app.createRateLimit({
+    max: REPORTS_PER_SECOND,
+    timeWindow: 1000,
+    keyGenerator: deviceRateKey,
+  });
+  const failedDeviceAuth = app.createRateLimit({
+    max: FAILED_DEVICE_AUTH_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `device-auth-failures:${request.ip}`,
+  });
+  const tooMany = (retryAfterSeconds: number) =>
+    new AppError('RATE_LIMITED', MESSAGES.rateLimited, {
+      headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
+    });
+
+  app.post(
+    '/driver-app/location',
+    {
+      config: {
+        access: 'public',
+        rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: deviceRateKey },
+      },
+      // After the per-minute limit (onRequest), before the body is parsed and validated.
+      preParsing: async (request, _reply, payload) => {
+        const burst = await burstLimit(request);
+        if (!burst.isAllowed && burst.isExceeded) throw tooMany(burst.ttlInSeconds);
+
+        const failures = await failedDeviceAuth(request, { increment: false });
+        if (!failures.isAllowed && failures.isExceeded) throw tooMany(failures.ttlInSeconds);
+        const token = bearerToken(request);
+        const device = token ? await findActiveDevice(db, hashDeviceToken(token)) : null;
+        if (!device) {
+          await failedDeviceAuth(request);
+          throw deviceUnauthorized();
+        }
+        devices.set(request, device);
+        return payload;
+      },
+      schema: {
+        tags: ['driver-app'],
+        summary: "The driver app reports the phone's position (Authorization: Bearer <device token>)",
+        body: reportLocationBodySchema,
+        response: { 204: z.null(), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const device = devices.get(request);
+      if (!device) throw deviceUnauthorized();
+      const now = new Date();
+      const reported = request.body.recordedAt ? new Date(request.body.recordedAt) : now;
+      // A phone whose clock runs ahead must not pin the driver to a future time.
+      const at = reported > now ? now : reported;
+      const stored = await recordPosition(db, {
+        driverId: device.driverId,
+        lat: request.body.lat,
+        long: request.body.long,
+        at,
+      });
+      await touchDeviceToken(db, device.tokenId);
+      if (stored) {
+        const event: LocationEvent = {
+          driverId: device.driverId,
+          lat: stored.lat,
+          long: stored.long,
+          at: stored.positionAt.toISOString(),
+        };
+        // The position is stored: dashboards that miss the push still see it by polling.
+        locationBus.publish(event).catch((error: unknown) => {
+          request.log.warn({ err: error }, 'could not publish a driver position');
+        });
+      }
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,33 @@
+import type { Db } from '../db/client';
+import { auditLog } from '../db/schema';
+
+/** A database or an open transaction: audit rows are written with the change they describe. */
+export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/** Who made a change, and in which request (the request id is also in the logs). */
+export type Actor = { id: string; requestId: string };
+
+export type AuditEntry = {
+  action: string;
+  resource: string;
+  resourceId: string;
+  /** The changed fields before and after (JSON-serializable; dates become ISO strings). */
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+};
+
+/**
+ * Writes one audit row. Call it inside the transaction of the change it records, so that a change
+ * is never stored without its record, nor a record without its change.
+ */
+export async function recordAudit(db: DbExecutor, actor: Actor, entry: AuditEntry): Promise<void> {
+  await db.insert(auditLog).values({
+    actorId: actor.id,
+    action: entry.action,
+    resource: entry.resource,
+    resourceId: entry.resourceId,
+    before: entry.before,
+    after: entry.after,
+    requestId: actor.requestId,
+  });
+}

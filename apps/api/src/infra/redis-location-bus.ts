@@ -1,0 +1,115 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import { locationEventSchema, type LocationEvent } from '@bmet/shared/schemas/driver';
+import type { LocationBus } from './location-bus';
+
+/** The pub/sub channel every API instance publishes positions on and listens to. */
+export const LOCATION_CHANNEL = 'bmet:driver-locations';
+
+export type RedisLocationBusOptions = {
+  /** Another channel (tests use their own, so that parallel runs on one Redis do not mix). */
+  channel?: string;
+  /** Where connection trouble and dropped messages are reported. */
+  warn?: (message: string) => void;
+};
+
+/** The URL without its password, for messages. */
+function describeUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'the configured REDIS_URL';
+  }
+}
+
+/**
+ * Several API instances: each publishes the positions it receives on one Redis channel and passes
+ * every message of that channel (its own included) to the dashboards connected to it. A subscribed
+ * Redis connection can do nothing else, hence two connections. Messages are checked on receipt:
+ * anything else published on the channel is dropped, never pushed to a browser.
+ */
+export async function createRedisLocationBus(
+  url: string,
+  options: RedisLocationBusOptions = {},
+): Promise<LocationBus> {
+  const channel = options.channel ?? LOCATION_CHANNEL;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  // A failed publish gives up quickly: the position is already stored, and the dashboards' polling
+  // picks it up; a request must not wait on a Redis that is down.
+  const settings = { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 2 };
+  const publisher = new Redis(url, { ...settings, connectionName: 'bmet-locations-publisher' });
+  const subscriber = new Redis(url, { ...settings, connectionName: 'bmet-locations-subscriber' });
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(0);
+
+  // ioredis reconnects by itself and reports every failed attempt; say each distinct trouble once.
+  let lastTrouble = '';
+  for (const [name, connection] of [
+    ['publisher', publisher],
+    ['subscriber', subscriber],
+  ] as const) {
+    connection.on('error', (error: Error) => {
+      const trouble = `Redis location bus (${name}): ${error.message}`;
+      if (trouble !== lastTrouble) warn(trouble);
+      lastTrouble = trouble;
+    });
+    connection.on('ready', () => {
+      if (lastTrouble) warn(`Redis location bus (${name}): connected again`);
+      lastTrouble = '';
+    });
+  }
+
+  let dropped = 0;
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    let event: LocationEvent | null = null;
+    try {
+      const parsed = locationEventSchema.safeParse(JSON.parse(message));
+      if (parsed.success) event = parsed.data;
+    } catch {
+      // not JSON: dropped below
+    }
+    if (!event) {
+      if (dropped++ % 1000 === 0) warn(`Redis location bus: dropped a malformed message (${dropped} so far)`);
+      return;
+    }
+    emitter.emit('location', event);
+  });
+
+  try {
+    await Promise.all([publisher.connect(), subscriber.connect()]);
+    await subscriber.subscribe(channel);
+  } catch (error) {
+    publisher.disconnect();
+    subscriber.disconnect();
+    throw new Error(`Cannot reach Redis at ${describeUrl(url)}: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+
+  return {
+    async publish(event) {
+      await publisher.publish(channel, JSON.stringify(event));
+    },
+    subscribe(listener) {
+      emitter.on('location', listener);
+      return () => emitter.off('location', listener);
+    },
+    async close() {
+      emitter.removeAllListeners();
+      // quit waits for pending replies; a connection that is down is simply dropped.
+      await Promise.all(
+        [publisher, subscriber].map((connection) =>
+          connection.status === 'ready'
+            ? connection.quit().then(
+                () => {},
+                () => connection.disconnect(),
+              )
+            : connection.disconnect(),
+        ),
+      );
+    },
+  };
+}

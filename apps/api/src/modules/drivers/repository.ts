@@ -1,0 +1,591 @@
+import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import {
+  CAR_TYPES,
+  DOCUMENT_KEYS,
+  DOCUMENT_LABELS,
+  STATES,
+  type CarType,
+  type DocumentKey,
+  type State,
+} from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
+import type { Db } from '../../db/client';
+import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
+import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { driverScope, type DriverScopeCaller } from './scope';
+
+/** The caller of a change: whose scope applies, and who the audit log names. */
+export type Caller = DriverScopeCaller & { requestId: string };
+
+const actorOf = (caller: Caller): Actor => ({ id: caller.id, requestId: caller.requestId });
+
+const franchise = alias(accounts, 'franchise');
+const reviewer = alias(accounts, 'reviewer');
+
+const driverBaseColumns = {
+  id: drivers.id,
+  name: drivers.name,
+  email: drivers.email,
+  phoneNumber: drivers.phoneNumber,
+  country: drivers.country,
+  state: drivers.state,
+  franchiseId: drivers.franchiseId,
+  carModel: drivers.carModel,
+  vehicleNumber: drivers.vehicleNumber,
+  carType: drivers.carType,
+  lat: drivers.lat,
+  long: drivers.long,
+  positionAt: drivers.positionAt,
+  createdAt: drivers.createdAt,
+  deletedAt: drivers.deletedAt,
+};
+const franchiseName = sql<string | null>`coalesce(${franchise.displayName}, ${franchise.email})`;
+const driverColumns = { ...driverBaseColumns, franchiseName };
+
+function selectDrivers(db: DbExecutor) {
+  return db
+    .select(driverColumns)
+    .from(drivers)
+    .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
+    .$dynamic();
+}
+type DriverRecord = Awaited<ReturnType<typeof selectDrivers>>[number];
+
+const isState = (value: string | null): value is State => STATES.includes(value as State);
+const isCarType = (value: string | null): value is CarType => CAR_TYPES.includes(value as CarType);
+
+/** A stored driver as the contract shows it; values outside the known lists read as unknown. */
+function toDriver(row: DriverRecord): Driver {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    phoneNumber: row.phoneNumber,
+    country: row.country,
+    state: isState(row.state) ? row.state : null,
+    franchiseId: row.franchiseId,
+    franchiseName: row.franchiseName,
+    carModel: row.carModel,
+    vehicleNumber: row.vehicleNumber,
+    carType: isCarType(row.carType) ? row.carType : null,
+    position: row.lat !== null && row.long !== null ? { lat: row.lat, long: row.long } : null,
+    positionAt: row.positionAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    deletedAt: row.deletedAt?.toISOString() ?? null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// List
+
+const listCursorSchema = z.object({ name: z.string(), id: z.uuid() }).strict();
+
+export type DriverListOptions = { q?: string; limit: number; cursor?: string; deleted?: boolean };
+
+/**
+ * The two queries of a list page: the page itself (keyset on name then id, one row more than
+ * asked to tell whether another page follows) and the count of everything matching the filter.
+ * Exposed apart from findDrivers so that the benchmark can EXPLAIN exactly what the API runs.
+ */
+export function buildDriverListQueries(
+  db: DbExecutor,
+  caller: DriverScopeCaller,
+  options: DriverListOptions,
+) {
+  const conditions: SQL[] = [driverScope(caller, { deleted: options.deleted })];
+  if (options.q) {
+    // The same expression as drivers_search_idx, so the trigram index answers the ILIKE.
+    conditions.push(ilike(driverSearchText(drivers), `%${escapeLikePattern(options.q)}%`));
+  }
+  const filter = and(...conditions);
+  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  const where = and(
+    filter,
+    after ? sql`(${drivers.name}, ${drivers.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
+  );
+  const size = options.limit + 1;
+  const page =
+    // With a search, the trigram index finds the few matching rows first, whoever the caller.
+    caller.role === 'city_dealer' && !options.q
+      ? selectDealerPage(db, caller, where, size)
+      : selectDrivers(db).where(where).orderBy(asc(drivers.name), asc(drivers.id)).limit(size);
+  const total = db.select({ total: count() }).from(drivers).where(filter);
+  return { page, total };
+}
+
+/**
+ * A city dealer's page, driven by its franchises: the first rows of each franchise in name order
+ * (drivers_franchise_name_idx), then the first of those. For the plain query PostgreSQL walks
+ * drivers_name_idx keeping the dealer's rows, which reads the whole table when the dealer has few
+ * drivers; this reads at most (franchises x page size) rows, however large the table. `where`
+ * (the scope included) still applies to every row.
+ */
+function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL | undefined, size: number) {
+  const scoped = db
+    .select(driverBaseColumns)
+    .from(drivers)
+    .where(and(eq(drivers.franchiseId, franchise.id), where))
+    .orderBy(asc(drivers.name), asc(drivers.id))
+    .limit(size)
+    .as('scoped');
+  return db
+    .select({
+      id: scoped.id,
+      name: scoped.name,
+      email: scoped.email,
+      phoneNumber: scoped.phoneNumber,
+      country: scoped.country,
+      state: scoped.state,
+      franchiseId: scoped.franchiseId,
+      carModel: scoped.carModel,
+      vehicleNumber: scoped.vehicleNumber,
+      carType: scoped.carType,
+      lat: scoped.lat,
+      long: scoped.long,
+      positionAt: scoped.positionAt,
+      createdAt: scoped.createdAt,
+      deletedAt: scoped.deletedAt,
+      franchiseName,
+    })
+    .from(franchise)
+    .crossJoinLateral(scoped)
+    .where(and(eq(franchise.dealerId, caller.id), eq(franchise.role, 'franchise')))
+    .orderBy(asc(scoped.name), asc(scoped.id))
+    .limit(size);
+}
+
+/** A page of the drivers a caller may see, in name order, with the cursor of the next page. */
+export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
+  const { page, total } = buildDriverListQueries(db, caller, options);
+  const rows = await page;
+  const [counted] = await total;
+  const more = rows.length > options.limit;
+  const shown = more ? rows.slice(0, options.limit) : rows;
+  const last = shown.at(-1);
+  return {
+    drivers: shown.map(toDriver),
+    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+    total: counted?.total ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One driver
+
+/** A driver in the caller's scope (active ones unless `deleted`), or null. */
+export async function findDriver(
+  db: DbExecutor,
+  caller: DriverScopeCaller,
+  id: string,
+  options: { deleted?: boolean } = {},
+): Promise<Driver | null> {
+  const [row] = await selectDrivers(db)
+    .where(and(eq(drivers.id, id), driverScope(caller, options)))
+    .limit(1);
+  return row ? toDriver(row) : null;
+}
+
+/** Like findDriver, but a driver outside the caller's scope is a 404, as if it did not exist. */
+export async function getDriver(db: DbExecutor, caller: DriverScopeCaller, id: string): Promise<Driver> {
+  const driver = await findDriver(db, caller, id);
+  if (!driver) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  return driver;
+}
+
+/** Average (one decimal) and count of the ratings that carry a rating. */
+export async function findRatingSummary(db: DbExecutor, driverId: string) {
+  const [row] = await db
+    .select({
+      average: sql<string | null>`round(avg(${driverRatings.rating}), 1)`,
+      count: count(driverRatings.rating),
+    })
+    .from(driverRatings)
+    .where(and(eq(driverRatings.driverId, driverId), sql`${driverRatings.rating} between 1 and 5`));
+  return {
+    average: row?.average == null ? null : Number(row.average),
+    count: row?.count ?? 0,
+  };
+}
+
+/** Locks an active or deleted driver of the caller's scope for a change; null when there is none. */
+async function lockDriver(tx: DbExecutor, caller: DriverScopeCaller, id: string, deleted = false) {
+  const [row] = await tx
+    .select({
+      id: drivers.id,
+      franchiseId: drivers.franchiseId,
+      state: drivers.state,
+      deletedAt: drivers.deletedAt,
+      deletedBy: drivers.deletedBy,
+    })
+    .from(drivers)
+    .where(and(eq(drivers.id, id), driverScope(caller, { deleted })))
+    .for('update');
+  return row ?? null;
+}
+
+/** Soft-deletes an active driver of the caller's scope; false when there is none. */
+export async function softDeleteDriver(db: Db, caller: Caller, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const before = await lockDriver(tx, caller, id);
+    if (!before) return false;
+    const deletedAt = new Date();
+    await tx.update(drivers).set({ deletedAt, deletedBy: caller.id }).where(eq(drivers.id, id));
+    await recordAudit(tx, actorOf(caller), {
+      action: 'delete',
+      resource: 'drivers',
+      resourceId: id,
+      before: { deletedAt: null, deletedBy: null },
+      after: { deletedAt, deletedBy: caller.id },
+    });
+    return true;
+  });
+}
+
+/** Brings back a soft-deleted driver; null when the caller has no such deleted driver. */
+export async function restoreDriver(db: Db, caller: Caller, id: string): Promise<Driver | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDriver(tx, caller, id, true);
+    if (!before) return null;
+    await tx.update(drivers).set({ deletedAt: null, deletedBy: null }).where(eq(drivers.id, id));
+    await recordAudit(tx, actorOf(caller), {
+      action: 'restore',
+      resource: 'drivers',
+      resourceId: id,
+      before: { deletedAt: before.deletedAt, deletedBy: before.deletedBy },
+      after: { deletedAt: null, deletedBy: null },
+    });
+    return findDriver(tx, caller, id);
+  });
+}
+
+/**
+ * Assigns a driver to a franchise and a state. The franchise must be an active franchise account;
+ * the driver works in its franchise's state, taken from the franchise when none is given.
+ */
+export async function assignDriver(
+  db: Db,
+  caller: Caller,
+  id: string,
+  input: { franchiseId: string | null; state: State | null },
+): Promise<Driver | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockDriver(tx, caller, id);
+    if (!before) return null;
+    let state = input.state;
+    if (input.franchiseId) {
+      const [target] = await tx
+        .select({ role: accounts.role, state: accounts.state, disabled: accounts.disabled })
+        .from(accounts)
+        .where(eq(accounts.id, input.franchiseId))
+        .for('share');
+      if (!target || target.role !== 'franchise' || target.disabled) {
+        throw new AppError('VALIDATION', MESSAGES.franchiseNotFound, {
+          fieldErrors: { franchiseId: [MESSAGES.franchiseNotFound] },
+        });
+      }
+      if (isState(target.state)) {
+        if (state === null) state = target.state;
+        else if (state !== target.state) {
+          const message = MESSAGES.stateDiffersFromFranchise(target.state);
+          throw new AppError('VALIDATION', message, { fieldErrors: { state: [message] } });
+        }
+      }
+    }
+    await tx.update(drivers).set({ franchiseId: input.franchiseId, state }).where(eq(drivers.id, id));
+    await recordAudit(tx, actorOf(caller), {
+      action: 'assign',
+      resource: 'drivers',
+      resourceId: id,
+      before: { franchiseId: before.franchiseId, state: before.state },
+      after: { franchiseId: input.franchiseId, state },
+    });
+    return findDriver(tx, caller, id);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+const documentColumns = {
+  key: driverDocuments.key,
+  status: driverDocuments.status,
+  objectKey: driverDocuments.objectKey,
+  contentType: driverDocuments.contentType,
+  size: driverDocuments.size,
+  uploadedAt: driverDocuments.uploadedAt,
+  reviewedAt: driverDocuments.reviewedAt,
+  reviewedBy: driverDocuments.reviewedBy,
+  rejectionReason: driverDocuments.rejectionReason,
+  reviewerName: sql<string | null>`coalesce(${reviewer.displayName}, ${reviewer.email})`,
+};
+
+function toDocument(key: DocumentKey, row: DocumentRecord | undefined): DriverDocument {
+  return {
+    key,
+    label: DOCUMENT_LABELS[key],
+    status: row?.status ?? 'not_submitted',
+    hasImage: Boolean(row?.objectKey),
+    contentType: row?.objectKey ? row.contentType : null,
+    uploadedAt: row?.uploadedAt?.toISOString() ?? null,
+    reviewedAt: row?.reviewedAt?.toISOString() ?? null,
+    reviewedBy: row?.reviewedBy ? { id: row.reviewedBy, name: row.reviewerName ?? '' } : null,
+    rejectionReason: row?.rejectionReason ?? null,
+  };
+}
+
+function selectDocuments(db: DbExecutor, driverId: string, key?: DocumentKey) {
+  return db
+    .select(documentColumns)
+    .from(driverDocuments)
+    .leftJoin(reviewer, eq(reviewer.id, driverDocuments.reviewedBy))
+    .where(and(eq(driverDocuments.driverId, driverId), key ? eq(driverDocuments.key, key) : undefined));
+}
+
+type DocumentRecord = Awaited<ReturnType<typeof selectDocuments>>[number];
+
+/** The ten documents of a driver in the spec's order, 'not_submitted' where nothing was sent. */
+export async function findDriverDocuments(db: DbExecutor, driverId: string): Promise<DriverDocument[]> {
+  const rows = await selectDocuments(db, driverId);
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return DOCUMENT_KEYS.map((key) => toDocument(key, byKey.get(key)));
+}
+
+export async function findDriverDocument(
+  db: DbExecutor,
+  driverId: string,
+  key: DocumentKey,
+): Promise<DriverDocument> {
+  const [row] = await selectDocuments(db, driverId, key);
+  return toDocument(key, row);
+}
+
+/** Where the image of a document is kept, with the type it was stored as; null when none. */
+export async function findDocumentImage(db: DbExecutor, driverId: string, key: DocumentKey) {
+  const [row] = await db
+    .select({ objectKey: driverDocuments.objectKey, contentType: driverDocuments.contentType })
+    .from(driverDocuments)
+    .where(and(eq(driverDocuments.driverId, driverId), eq(driverDocuments.key, key)));
+  return row?.objectKey ? { objectKey: row.objectKey, contentType: row.contentType } : null;
+}
+
+async function lockDocument(tx: DbExecutor, driverId: string, key: DocumentKey) {
+  const [row] = await tx
+    .select()
+    .from(driverDocuments)
+    .where(and(eq(driverDocuments.driverId, driverId), eq(driverDocuments.key, key)))
+    .for('update');
+  return row ?? null;
+}
+
+const reviewFields = (row: typeof driverDocuments.$inferSelect | null) => ({
+  status: row?.status ?? 'not_submitted',
+  reviewedBy: row?.reviewedBy ?? null,
+  reviewedAt: row?.reviewedAt ?? null,
+  rejectionReason: row?.rejectionReason ?? null,
+});
+
+const imageFields = (row: typeof driverDocuments.$inferSelect | null) => ({
+  objectKey: row?.objectKey ?? null,
+  contentType: row?.contentType ?? null,
+  size: row?.size ?? null,
+  uploadedAt: row?.uploadedAt ?? null,
+});
+
+/**
+ * Records a new image of a document: submitted for review again, the previous review cleared.
+ * `storeImage` writes the bytes to the object store inside the transaction, after the rows: a
+ * failed write rolls the rows back, and a failed row write leaves the previous image untouched.
+ * Answers null when the driver is not in the caller's scope, else the document and the object
+ * key of the previous image when it was replaced by one under another key.
+ */
+export async function saveDocumentImage(
+  db: Db,
+  caller: Caller,
+  input: {
+    driverId: string;
+    key: DocumentKey;
+    objectKey: string;
+    contentType: string;
+    size: number;
+    storeImage: () => Promise<void>;
+  },
+): Promise<{ document: DriverDocument; replacedObjectKey: string | null } | null> {
+  return db.transaction(async (tx) => {
+    if (!(await lockDriver(tx, caller, input.driverId))) return null;
+    const before = await lockDocument(tx, input.driverId, input.key);
+    const image = {
+      objectKey: input.objectKey,
+      contentType: input.contentType,
+      size: input.size,
+      uploadedAt: new Date(),
+    };
+    const review = {
+      status: 'submitted' as const,
+      reviewedBy: null,
+      reviewedAt: null,
+      rejectionReason: null,
+    };
+    await tx
+      .insert(driverDocuments)
+      .values({ driverId: input.driverId, key: input.key, ...image, ...review })
+      .onConflictDoUpdate({
+        target: [driverDocuments.driverId, driverDocuments.key],
+        set: { ...image, ...review },
+      });
+    await recordAudit(tx, actorOf(caller), {
+      action: 'upload',
+      resource: 'driver-documents',
+      resourceId: `${input.driverId}/${input.key}`,
+      before: { ...imageFields(before), ...reviewFields(before) },
+      after: { ...image, ...review },
+    });
+    await input.storeImage();
+    const previous = before?.objectKey ?? null;
+    return {
+      document: await findDriverDocument(tx, input.driverId, input.key),
+      replacedObjectKey: previous && previous !== input.objectKey ? previous : null,
+    };
+  });
+}
+
+export type ReviewDecision =
+  { status: 'approved' } | { status: 'submitted' } | { status: 'rejected'; reason: string };
+
+/**
+ * Records a review decision on a document that has an image: approved or rejected (with its
+ * reason) by the caller now, or back to submitted (awaiting review, the previous review cleared).
+ * Answers null when the driver is not in the caller's scope.
+ */
+export async function reviewDocument(
+  db: Db,
+  caller: Caller,
+  input: { driverId: string; key: DocumentKey; decision: ReviewDecision },
+): Promise<DriverDocument | null> {
+  return db.transaction(async (tx) => {
+    if (!(await lockDriver(tx, caller, input.driverId))) return null;
+    const before = await lockDocument(tx, input.driverId, input.key);
+    if (!before?.objectKey) throw new AppError('CONFLICT', MESSAGES.documentHasNoImage);
+    const { decision } = input;
+    const after =
+      decision.status === 'submitted'
+        ? { status: decision.status, reviewedBy: null, reviewedAt: null, rejectionReason: null }
+        : {
+            status: decision.status,
+            reviewedBy: caller.id,
+            reviewedAt: new Date(),
+            rejectionReason: decision.status === 'rejected' ? decision.reason : null,
+          };
+    await tx
+      .update(driverDocuments)
+      .set(after)
+      .where(and(eq(driverDocuments.driverId, input.driverId), eq(driverDocuments.key, input.key)));
+    await recordAudit(tx, actorOf(caller), {
+      action: 'review',
+      resource: 'driver-documents',
+      resourceId: `${input.driverId}/${input.key}`,
+      before: reviewFields(before),
+      after,
+    });
+    return findDriverDocument(tx, input.driverId, input.key);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Booking history and ratings: newest first, keyset on (created_at, id)
+
+const timeCursorSchema = z.object({ at: z.string().regex(CURSOR_TIMESTAMP), id: z.uuid() }).strict();
+
+/** created_at to the microsecond, in UTC, for a cursor. */
+const cursorTime = (column: typeof trips.createdAt | typeof driverRatings.createdAt) =>
+  sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+function pageOf<T extends { id: string; cursorAt: string }>(rows: T[], limit: number) {
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  return { rows: shown, nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null };
+}
+
+/** The completed trips of a driver (its booking history), newest first. */
+export async function findDriverHistory(
+  db: DbExecutor,
+  driverId: string,
+  options: { limit: number; cursor?: string },
+) {
+  const before = options.cursor ? decodeCursor(options.cursor, timeCursorSchema) : null;
+  const rows = await db
+    .select({
+      id: trips.id,
+      customerName: trips.title,
+      pickUpLocation: trips.pickupLocation,
+      destinationLocation: trips.destinationLocation,
+      distance: trips.distanceKm,
+      price: trips.price,
+      createdAt: trips.createdAt,
+      cursorAt: cursorTime(trips.createdAt),
+    })
+    .from(trips)
+    .where(
+      and(
+        eq(trips.driverId, driverId),
+        eq(trips.status, 'completed'),
+        before
+          ? sql`(${trips.createdAt}, ${trips.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(trips.createdAt), desc(trips.id))
+    .limit(options.limit + 1);
+  const { rows: shown, nextCursor } = pageOf(rows, options.limit);
+  return {
+    data: shown.map(({ createdAt, cursorAt: _cursorAt, ...entry }) => ({
+      ...entry,
+      dateTime: createdAt.toISOString(),
+    })),
+    nextCursor,
+  };
+}
+
+/** The rating entries of a driver, newest first. */
+export async function findDriverRatings(
+  db: DbExecutor,
+  driverId: string,
+  options: { limit: number; cursor?: string },
+) {
+  const before = options.cursor ? decodeCursor(options.cursor, timeCursorSchema) : null;
+  const rows = await db
+    .select({
+      id: driverRatings.id,
+      customerName: driverRatings.customerName,
+      description: driverRatings.description,
+      rating: driverRatings.rating,
+      createdAt: driverRatings.createdAt,
+      cursorAt: cursorTime(driverRatings.createdAt),
+    })
+    .from(driverRatings)
+    .where(
+      and(
+        eq(driverRatings.driverId, driverId),
+        before
+          ? sql`(${driverRatings.createdAt}, ${driverRatings.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(desc(driverRatings.createdAt), desc(driverRatings.id))
+    .limit(options.limit + 1);
+  const { rows: shown, nextCursor } = pageOf(rows, options.limit);
+  const data: RatingEntry[] = shown.map((row) => ({
+    id: row.id,
+    customerName: row.customerName,
+    description: row.description,
+    // Only 1 to 5 is a rating; anything else stored by an old app shows as 'Not rated'.
+    rating: row.rating !== null && row.rating >= 1 && row.rating <= 5 ? row.rating : null,
+    date: row.createdAt.toISOString(),
+  }));
+  return { data, nextCursor };
+}

@@ -1,0 +1,70 @@
+import { randomInt } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { State } from '@bmet/shared/constants';
+import type { Db } from '../../db/client';
+import { auditLog } from '../../db/schema';
+import { createAccount, createDriver, type AccountRow } from '../../db/seed/factories';
+import { authHeader, issueToken, type TestApp } from '../../test/test-app';
+
+/** A word of letters no other test uses: drivers named with it are found by searching for it. */
+export function uniqueTag(): string {
+  return Array.from({ length: 8 }, () => String.fromCharCode(97 + randomInt(26))).join('');
+}
+
+export type Staff = AccountRow & { headers: { authorization: string } };
+
+/** An account of a role with a token (issued directly: no argon2 round trip per account). */
+export async function createStaff(db: Db, input: Parameters<typeof createAccount>[1]): Promise<Staff> {
+  const account = await createAccount(db, input);
+  const { token } = await issueToken(db, account);
+  return { ...account, headers: authHeader(token) };
+}
+
+/**
+ * Two city dealers in two states, their franchises, and a driver of each franchise plus one of no
+ * franchise; every driver's name carries `tag`.
+ */
+export async function createDriverWorld(db: Db) {
+  const tag = uniqueTag();
+  const admin = await createStaff(db, { role: 'admin', displayName: `Admin ${tag}` });
+  const dealerA = await createStaff(db, { role: 'city_dealer', state: 'maharashtra' });
+  const dealerB = await createStaff(db, { role: 'city_dealer', state: 'karnataka' });
+  const franchiseA1 = await createStaff(db, {
+    role: 'franchise',
+    state: 'maharashtra',
+    dealerId: dealerA.id,
+    displayName: `Pune ${tag} Cabs`,
+  });
+  const franchiseA2 = await createStaff(db, {
+    role: 'franchise',
+    state: 'maharashtra',
+    dealerId: dealerA.id,
+  });
+  const franchiseB1 = await createStaff(db, { role: 'franchise', state: 'karnataka', dealerId: dealerB.id });
+  const driver = (name: string, franchiseId: string | null, state: State | null) =>
+    createDriver(db, { name: `${name} ${tag}`, franchiseId, state });
+  const drivers = {
+    a1: await driver('Anil Pawar', franchiseA1.id, 'maharashtra'),
+    a2: await driver('Bhavna Kulkarni', franchiseA2.id, 'maharashtra'),
+    b1: await driver('Chetan Gowda', franchiseB1.id, 'karnataka'),
+    loose: await driver('Deepa Nair', null, null),
+  };
+  return { tag, admin, dealerA, dealerB, franchiseA1, franchiseA2, franchiseB1, drivers };
+}
+
+export type DriverWorld = Awaited<ReturnType<typeof createDriverWorld>>;
+
+/** The audit rows of one record, oldest first. */
+export function auditRowsOf(db: Db, resource: string, resourceId: string) {
+  return db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.resource, resource), eq(auditLog.resourceId, resourceId)))
+    .orderBy(auditLog.id);
+}
+
+export const notFoundBody = { error: 'Not found.', code: 'NOT_FOUND' };
+
+/** GET as a staff member. */
+export const getAs = (t: TestApp, who: Staff, url: string) =>
+  t.app.inject({ method: 'GET', url, headers: who.headers });
