@@ -20,7 +20,7 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/welcome/welcome-screen'), 'WelcomeScreen'),
   },
   {
-    path: '/trips',
+    path: '/trips/:tripId?',
 
     permission: ['trips', 'list'],
     Component: screen(() => import('../features/trips/trips-screen'), 'TripsScreen'),
@@ -30,6 +30,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
 
     permission: ['drivers', 'list'],
     Component: screen(() => import('../features/drivers/drivers-screen'), 'DriversScreen'),
+  },
+  {
+    path: '/drivers/:driverId',
+    permission: ['drivers', 'view'],
+    Component: screen(() => import('../features/drivers/driver-dashboard-screen'), 'DriverDashboardScreen'),
   },
   {
     path: '/customers',

@@ -1,10 +1,209 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
+import {
+  Alert,
+  Badge,
+  Button,
+  Center,
+  Grid,
+  Group,
+  Loader,
+  Select,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconSearch } from '@tabler/icons-react';
+import { useMemo, useState } from 'react';
+import { useNavigate, useParams } from 'react-router';
+import type { CarType, TripStatus } from '@bmet/shared/constants';
+import { CAR_TYPE_LABELS, CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { Trip } from '@bmet/shared/schemas/trip';
 import { Page } from '../../components/page';
+import { useSession } from '../../lib/session-context';
+import { useTripList, type TripFilters } from './api';
+import { TripDetailPanel } from './trip-detail-panel';
 
-export function TripsScreen() {
+const STATUS_COLORS: Record<TripStatus, string> = {
+  requested: 'gray',
+  assigned: 'blue',
+  started: 'cyan',
+  completed: 'teal',
+  cancelled: 'red',
+};
+const label = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
+
+function Badges({ trip, first }: { trip: Trip; first: boolean }) {
+  if (first) return <Badge color="grape">{MESSAGES.mostRecentTrip}</Badge>;
   return (
-    <Page title="List of Trips">
-      <NotBuiltYet />
+    <Group gap={4}>
+      {trip.paid && (
+        <Badge color="green" variant="light">
+          Paid
+        </Badge>
+      )}
+      {trip.completed && (
+        <Badge color="teal" variant="light">
+          Completed
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+/** The spec's trip list: searched and filtered on the server, newest first, paged. */
+export function TripsScreen() {
+  const { session } = useSession();
+  const { tripId } = useParams();
+  const navigate = useNavigate();
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 300);
+  const [status, setStatus] = useState<string | null>(null);
+  const [paid, setPaid] = useState<string | null>(null);
+  const [carType, setCarType] = useState<string | null>(null);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const filters: TripFilters = useMemo(
+    () => ({
+      q,
+      status: (status as TripStatus | null) ?? undefined,
+      paid: paid === null ? undefined : paid === 'paid',
+      carType: (carType as CarType | null) ?? undefined,
+      from: from || undefined,
+      to: to || undefined,
+    }),
+    [q, status, paid, carType, from, to],
+  );
+  const list = useTripList(session!.role, filters);
+  const trips = list.data?.pages.flatMap((page) => Object.values(page.data)) ?? [];
+
+  if (list.isError && !list.data) {
+    return (
+      <Page title={MESSAGES.listOfTrips}>
+        <Alert color="red" role="alert">
+          {list.error.message}
+        </Alert>
+      </Page>
+    );
+  }
+
+  const table = (
+    <Table.ScrollContainer minWidth={720}>
+      <Table striped highlightOnHover verticalSpacing="xs" aria-label={MESSAGES.listOfTrips}>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Trip Title</Table.Th>
+            <Table.Th>Pick-up Location</Table.Th>
+            <Table.Th>Destination Location</Table.Th>
+            <Table.Th>Status</Table.Th>
+            <Table.Th>Actions</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {trips.map((trip, index) => (
+            <Table.Tr key={trip.id} bg={trip.id === tripId ? 'var(--mantine-color-teal-0)' : undefined}>
+              <Table.Td>
+                <Text size="sm" fw={500}>
+                  {trip.title}
+                </Text>
+                <Badges trip={trip} first={index === 0} />
+              </Table.Td>
+              <Table.Td>{trip['pick-up'].location ?? '-'}</Table.Td>
+              <Table.Td>{trip.destination.location ?? '-'}</Table.Td>
+              <Table.Td>
+                <Badge color={STATUS_COLORS[trip.status]} variant="outline">
+                  {label(trip.status)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>
+                <Button size="xs" variant="light" onClick={() => navigate(`/trips/${trip.id}`)}>
+                  View Details
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+
+  return (
+    <Page title={MESSAGES.listOfTrips}>
+      <Group align="end" gap="sm" wrap="wrap">
+        <TextInput
+          aria-label="Search trips by title"
+          placeholder={MESSAGES.searchTrips}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          w={{ base: '100%', sm: 260 }}
+        />
+        <Select
+          label="Status"
+          placeholder="Any"
+          clearable
+          value={status}
+          onChange={setStatus}
+          data={TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))}
+          w={140}
+        />
+        <Select
+          label="Payment"
+          placeholder="Any"
+          clearable
+          value={paid}
+          onChange={setPaid}
+          data={[
+            { value: 'paid', label: 'Paid' },
+            { value: 'unpaid', label: 'Unpaid' },
+          ]}
+          w={120}
+        />
+        <Select
+          label="Car type"
+          placeholder="Any"
+          clearable
+          value={carType}
+          onChange={setCarType}
+          data={CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))}
+          w={140}
+        />
+        <TextInput
+          label="From"
+          type="date"
+          value={from}
+          onChange={(e) => setFrom(e.currentTarget.value)}
+          w={150}
+        />
+        <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={150} />
+      </Group>
+      {list.isPending ? (
+        <Center py="xl">
+          <Loader aria-label="Loading trips" />
+        </Center>
+      ) : (
+        <Grid>
+          <Grid.Col span={{ base: 12, lg: tripId ? 7 : 12 }} order={{ base: 2, lg: 1 }}>
+            {trips.length === 0 ? <Text c="dimmed">No trips match.</Text> : table}
+            {list.hasNextPage && (
+              <Center mt="sm">
+                <Button
+                  variant="default"
+                  loading={list.isFetchingNextPage}
+                  onClick={() => void list.fetchNextPage()}
+                >
+                  Load more trips
+                </Button>
+              </Center>
+            )}
+          </Grid.Col>
+          {tripId && (
+            <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
+              <TripDetailPanel tripId={tripId} onClose={() => navigate('/trips')} />
+            </Grid.Col>
+          )}
+        </Grid>
+      )}
     </Page>
   );
 }

@@ -1,0 +1,228 @@
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { DocumentKey, Role } from '@bmet/shared/constants';
+import {
+  deviceTokensResponseSchema,
+  driverDetailResponseSchema,
+  driverDocumentResponseSchema,
+  driverDocumentsResponseSchema,
+  driverListResponseSchema,
+  driverLocationResponseSchema,
+  historyResponseSchema,
+  issuedDeviceTokenResponseSchema,
+  ratingsResponseSchema,
+} from '@bmet/shared/schemas/driver';
+import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
+
+/** The spec's list path for each role; each answers only the drivers that caller may see. */
+const LIST_PATH: Record<Role, string> = {
+  admin: '/drivers',
+  city_dealer: '/city_dealer',
+  franchise: '/franchise',
+};
+
+export const driverKeys = {
+  all: ['drivers'] as const,
+  list: (role: Role, q: string, deleted: boolean) => ['drivers', 'list', role, q, deleted] as const,
+  detail: (id: string) => ['drivers', 'detail', id] as const,
+  location: (id: string) => ['drivers', 'location', id] as const,
+  documents: (id: string) => ['drivers', 'documents', id] as const,
+  history: (id: string) => ['drivers', 'history', id] as const,
+  ratings: (id: string) => ['drivers', 'ratings', id] as const,
+  devices: (id: string) => ['drivers', 'devices', id] as const,
+};
+
+const query = (params: Record<string, string | number | boolean | undefined>) => {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params))
+    if (value !== undefined && value !== '') search.set(key, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+};
+
+export function useDriverList(role: Role, q: string, deleted: boolean) {
+  return useInfiniteQuery({
+    queryKey: driverKeys.list(role, q, deleted),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(
+        'GET',
+        `${LIST_PATH[role]}${query({ q, limit: 50, cursor: pageParam, deleted: deleted || undefined })}`,
+        driverListResponseSchema,
+        {
+          signal,
+        },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDeleteDriver() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/drivers/driver/${id}`, null),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
+  });
+}
+
+export function useRestoreDriver() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiRequest('POST', `/drivers/driver/${id}/restore`, null),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
+  });
+}
+
+export function useDriver(id: string) {
+  return useQuery({
+    queryKey: driverKeys.detail(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/drivers/driver/${id}`, driverDetailResponseSchema, { signal }).then((r) => r.data),
+  });
+}
+
+/** The spec's polled location; `enabled` turns the 5-second polling on when the push channel is down. */
+export function usePolledLocation(id: string, enabled: boolean, intervalMs: number) {
+  return useQuery({
+    queryKey: driverKeys.location(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/drivers/location/${id}`, driverLocationResponseSchema, { signal }).then(
+        (r) => r.data,
+      ),
+    enabled,
+    refetchInterval: enabled ? intervalMs : false,
+    refetchIntervalInBackground: false,
+  });
+}
+
+/** Opens the server's event stream of a driver's positions (fetch, so the bearer token is sent). */
+export function openLocationStream(id: string, signal: AbortSignal) {
+  return authorizedFetch(`/drivers/location/${id}/stream`, {
+    signal,
+    headers: { accept: 'text/event-stream' },
+  });
+}
+
+export function useDocuments(id: string) {
+  return useQuery({
+    queryKey: driverKeys.documents(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/drivers/driver/${id}/documents`, driverDocumentsResponseSchema, { signal }).then(
+        (r) => r.data,
+      ),
+  });
+}
+
+/** A document image as an object URL: images are served only with the bearer token, never publicly. */
+export function useDocumentImage(id: string, key: DocumentKey, version: string | null) {
+  const result = useQuery({
+    queryKey: [...driverKeys.documents(id), 'image', key, version],
+    queryFn: async ({ signal }) => {
+      const response = await authorizedFetch(`/drivers/driver/${id}/documents/${key}/image`, { signal });
+      if (!response.ok)
+        throw new ApiError(response.status, { error: 'The image could not be loaded.', code: 'NOT_FOUND' });
+      return URL.createObjectURL(await response.blob());
+    },
+    enabled: version !== null,
+    staleTime: Infinity,
+    gcTime: 60_000,
+  });
+  return result;
+}
+
+export function useUploadDocument(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ key, file }: { key: DocumentKey; file: File }) => {
+      const response = await authorizedFetch(`/drivers/driver/${id}/documents/${key}/image`, {
+        method: 'PUT',
+        headers: { 'content-type': file.type || 'application/octet-stream' },
+        body: file,
+      });
+      const body: unknown = await response.json().catch(() => null);
+      if (!response.ok) throw ApiError.fromBody(response.status, body);
+      return driverDocumentResponseSchema.parse(body).data;
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
+  });
+}
+
+export type ReviewDecision =
+  { status: 'approved' } | { status: 'submitted' } | { status: 'rejected'; reason: string };
+
+export function useReviewDocument(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, decision }: { key: DocumentKey; decision: ReviewDecision }) =>
+      apiRequest('PATCH', `/drivers/driver/${id}/documents/${key}`, driverDocumentResponseSchema, {
+        body: decision,
+      }).then((r) => r.data),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
+  });
+}
+
+export function useHistory(id: string) {
+  return useInfiniteQuery({
+    queryKey: driverKeys.history(id),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(
+        'GET',
+        `/drivers/driver/${id}/history${query({ limit: 10, cursor: pageParam })}`,
+        historyResponseSchema,
+        { signal },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+export function useRatings(id: string) {
+  return useInfiniteQuery({
+    queryKey: driverKeys.ratings(id),
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest(
+        'GET',
+        `/drivers/driver/${id}/ratings${query({ limit: 10, cursor: pageParam })}`,
+        ratingsResponseSchema,
+        { signal },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}
+
+export function useDeviceTokens(id: string) {
+  return useQuery({
+    queryKey: driverKeys.devices(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/drivers/driver/${id}/device-tokens`, deviceTokensResponseSchema, { signal }).then(
+        (r) => r.data,
+      ),
+  });
+}
+
+export function useIssueDeviceToken(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (label: string) =>
+      apiRequest('POST', `/drivers/driver/${id}/device-tokens`, issuedDeviceTokenResponseSchema, {
+        body: { label },
+      }).then((r) => r.data),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
+  });
+}
+
+export function useRevokeDeviceToken(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (tokenId: string) =>
+      apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`, null),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
+  });
+}

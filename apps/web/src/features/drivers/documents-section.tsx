@@ -1,0 +1,270 @@
+import {
+  Badge,
+  Button,
+  FileButton,
+  Group,
+  Loader,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  UnstyledButton,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { DocumentKey } from '@bmet/shared/constants';
+import { can } from '@bmet/shared/permissions';
+import type { DocumentStatus, DriverDocument } from '@bmet/shared/schemas/driver';
+import {
+  DOCUMENT_IMAGE_MAX_BYTES,
+  DOCUMENT_IMAGE_TYPES,
+  DOCUMENT_STATUS_LABELS,
+} from '@bmet/shared/schemas/driver';
+import { useSession } from '../../lib/session-context';
+import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
+import { ImageZoom } from './image-zoom';
+
+const STATUS_COLORS: Record<DocumentStatus, string> = {
+  not_submitted: 'gray',
+  submitted: 'yellow',
+  approved: 'teal',
+  rejected: 'red',
+};
+
+const dateTime = (iso: string) =>
+  new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+
+function Thumbnail({ driverId, document }: { driverId: string; document: DriverDocument }) {
+  const image = useDocumentImage(driverId, document.key, document.hasImage ? document.uploadedAt : null);
+  const [zoomed, setZoomed] = useState(false);
+  if (!document.hasImage)
+    return (
+      <Text size="sm" c="dimmed">
+        No image
+      </Text>
+    );
+  if (image.isPending) return <Loader size="xs" aria-label={`Loading ${document.label} image`} />;
+  if (image.isError || !image.data)
+    return (
+      <Text size="sm" c="red">
+        Image unavailable
+      </Text>
+    );
+  return (
+    <>
+      <UnstyledButton onClick={() => setZoomed(true)} aria-label={`Enlarge ${document.label} image`}>
+        <img
+          src={image.data}
+          alt={document.label}
+          width={72}
+          height={45}
+          style={{ objectFit: 'cover', borderRadius: 4, display: 'block' }}
+        />
+      </UnstyledButton>
+      {zoomed && <ImageZoom src={image.data} label={document.label} onClose={() => setZoomed(false)} />}
+    </>
+  );
+}
+
+function StatusCell({ document }: { document: DriverDocument }) {
+  return (
+    <Stack gap={2}>
+      <Badge color={STATUS_COLORS[document.status]} variant="light">
+        {DOCUMENT_STATUS_LABELS[document.status]}
+      </Badge>
+      {document.reviewedBy && document.reviewedAt && (
+        <Text size="xs" c="dimmed">
+          by {document.reviewedBy.name}, {dateTime(document.reviewedAt)}
+        </Text>
+      )}
+      {document.status === 'submitted' && document.uploadedAt && (
+        <Text size="xs" c="dimmed">
+          uploaded {dateTime(document.uploadedAt)}, awaiting review
+        </Text>
+      )}
+      {document.rejectionReason && (
+        <Text size="xs" c="red">
+          Reason: {document.rejectionReason}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function DocumentActions({
+  driverId,
+  document,
+  onReject,
+}: {
+  driverId: string;
+  document: DriverDocument;
+  onReject: (key: DocumentKey) => void;
+}) {
+  const { session } = useSession();
+  const upload = useUploadDocument(driverId);
+  const review = useReviewDocument(driverId);
+  const mayReview = session && can(session.role, 'review', 'drivers');
+
+  const onFile = (file: File | null) => {
+    if (!file) return;
+    if (!DOCUMENT_IMAGE_TYPES.includes(file.type as (typeof DOCUMENT_IMAGE_TYPES)[number])) {
+      notifications.show({ color: 'red', message: 'Choose a JPEG or PNG image.' });
+      return;
+    }
+    if (file.size > DOCUMENT_IMAGE_MAX_BYTES) {
+      notifications.show({ color: 'red', message: 'The image is larger than 5 MB.' });
+      return;
+    }
+    upload.mutate(
+      { key: document.key, file },
+      {
+        onSuccess: () => notifications.show({ color: 'teal', message: `${document.label} uploaded.` }),
+        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+      },
+    );
+  };
+
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {mayReview && document.hasImage && document.status !== 'approved' && (
+        <Button
+          size="xs"
+          color="teal"
+          variant="light"
+          loading={review.isPending}
+          onClick={() =>
+            review.mutate(
+              { key: document.key, decision: { status: 'approved' } },
+              {
+                onSuccess: () =>
+                  notifications.show({ color: 'teal', message: `${document.label} approved.` }),
+                onError: (error) => notifications.show({ color: 'red', message: error.message }),
+              },
+            )
+          }
+        >
+          Approve
+        </Button>
+      )}
+      {mayReview && document.hasImage && document.status !== 'rejected' && (
+        <Button size="xs" color="red" variant="light" onClick={() => onReject(document.key)}>
+          Reject
+        </Button>
+      )}
+      <FileButton onChange={onFile} accept={DOCUMENT_IMAGE_TYPES.join(',')}>
+        {(props) => (
+          <Button
+            {...props}
+            size="xs"
+            variant="default"
+            loading={upload.isPending}
+            aria-label={`${document.hasImage ? 'Replace' : 'Upload'} ${document.label}`}
+          >
+            {document.hasImage ? 'Replace' : 'Upload'}
+          </Button>
+        )}
+      </FileButton>
+    </Group>
+  );
+}
+
+function RejectDialog({
+  driverId,
+  document,
+  onClose,
+}: {
+  driverId: string;
+  document: DriverDocument | null;
+  onClose: () => void;
+}) {
+  const review = useReviewDocument(driverId);
+  const [reason, setReason] = useState('');
+  const submit = () => {
+    if (!document) return;
+    review.mutate(
+      { key: document.key, decision: { status: 'rejected', reason } },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: `${document.label} rejected.` });
+          setReason('');
+          onClose();
+        },
+      },
+    );
+  };
+  return (
+    <Modal
+      opened={document !== null}
+      onClose={onClose}
+      title={`Reject ${document?.label ?? ''}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack>
+        <Textarea
+          label="Reason"
+          description="The driver sees this reason and uploads a new image."
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+          error={review.error?.message}
+          autosize
+          minRows={2}
+          data-autofocus
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button color="red" onClick={submit} loading={review.isPending}>
+            Reject document
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
+
+/** The ten documents with their images and a review stored on the server. */
+export function DocumentsSection({ driverId }: { driverId: string }) {
+  const documents = useDocuments(driverId);
+  const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
+  if (documents.isPending) return <Loader aria-label="Loading documents" />;
+  if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
+  return (
+    <>
+      <Table.ScrollContainer minWidth={640}>
+        <Table verticalSpacing="xs">
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Document</Table.Th>
+              <Table.Th>Image</Table.Th>
+              <Table.Th>Status</Table.Th>
+              <Table.Th>Actions</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {documents.data.map((document) => (
+              <Table.Tr key={document.key}>
+                <Table.Td>{document.label}</Table.Td>
+                <Table.Td>
+                  <Thumbnail driverId={driverId} document={document} />
+                </Table.Td>
+                <Table.Td>
+                  <StatusCell document={document} />
+                </Table.Td>
+                <Table.Td>
+                  <DocumentActions driverId={driverId} document={document} onReject={setRejecting} />
+                </Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+      <RejectDialog
+        driverId={driverId}
+        document={documents.data.find((d) => d.key === rejecting) ?? null}
+        onClose={() => setRejecting(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,150 @@
+import { Alert, Anchor, Badge, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'react-router';
+import { CAR_TYPE_LABELS, DEFAULT_LOCATION } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { Driver } from '@bmet/shared/schemas/driver';
+import { Page } from '../../components/page';
+import { TimeAgo } from '../../components/time-ago';
+import { useDriver } from './api';
+import { DevicesSection } from './devices-section';
+import { DocumentsSection } from './documents-section';
+import { DriverMap } from './driver-map';
+import { HistorySection } from './history-section';
+import { RatingsSection } from './ratings-section';
+import { useLiveLocation } from './use-live-location';
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="md" component="section" aria-label={title}>
+      <Title order={3} size="h4" mb="sm">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+function Field({ label, value }: { label: string; value: ReactNode }) {
+  return (
+    <Group gap="xs" wrap="nowrap" align="baseline">
+      <Text size="sm" c="dimmed" w={110} style={{ flexShrink: 0 }}>
+        {label}
+      </Text>
+      <Text size="sm">{value}</Text>
+    </Group>
+  );
+}
+
+function DriverInformation({ driver }: { driver: Driver }) {
+  const live = useLiveLocation(driver.id, { position: driver.position, positionAt: driver.positionAt });
+  const position = live.position ?? { lat: DEFAULT_LOCATION.lat, long: DEFAULT_LOCATION.long };
+  return (
+    <Grid>
+      <Grid.Col span={{ base: 12, md: 5 }}>
+        <Stack gap={6}>
+          <Field label="Name" value={driver.name} />
+          <Field label="Email" value={driver.email || MESSAGES.noInfoDashboard} />
+          <Field label="Phone" value={driver.phoneNumber || MESSAGES.noInfoDashboard} />
+          <Field
+            label="State"
+            value={
+              driver.state ? (
+                <span style={{ textTransform: 'capitalize' }}>{driver.state}</span>
+              ) : (
+                'Not assigned'
+              )
+            }
+          />
+          <Field label="Franchise" value={driver.franchiseName ?? 'Not assigned'} />
+          <Field
+            label="Vehicle"
+            value={
+              [driver.carModel, driver.carType && CAR_TYPE_LABELS[driver.carType], driver.vehicleNumber]
+                .filter(Boolean)
+                .join(' · ') || '-'
+            }
+          />
+        </Stack>
+      </Grid.Col>
+      <Grid.Col span={{ base: 12, md: 7 }}>
+        <Stack gap={6}>
+          <DriverMap position={position} label={driver.name} />
+          <Group gap="xs" justify="space-between" wrap="wrap">
+            {live.position && live.positionAt ? (
+              <Text size="sm" data-testid="position-age">
+                Last position <TimeAgo iso={live.positionAt} /> ({live.position.lat.toFixed(5)},{' '}
+                {live.position.long.toFixed(5)})
+              </Text>
+            ) : (
+              <Text size="sm" c="orange" data-testid="location-unknown">
+                Location unknown: the map shows a default place until the driver app reports a position.
+              </Text>
+            )}
+            <Badge variant="dot" color={live.mode === 'live' ? 'teal' : 'gray'}>
+              {live.mode === 'live' ? 'Live' : live.mode === 'polling' ? 'Updating every 5 s' : 'Connecting'}
+            </Badge>
+          </Group>
+        </Stack>
+      </Grid.Col>
+    </Grid>
+  );
+}
+
+/** The driver dashboard behind 'More': information and map, documents, bookings, ratings. */
+export function DriverDashboardScreen() {
+  const { driverId = '' } = useParams();
+  const driver = useDriver(driverId);
+
+  const back = (
+    <Anchor component={Link} to="/drivers" size="sm">
+      <Group gap={4}>
+        <IconArrowLeft size={14} /> {MESSAGES.driverList}
+      </Group>
+    </Anchor>
+  );
+  if (driver.isPending) return <Loader aria-label="Loading driver" />;
+  if (driver.isError) {
+    return (
+      <Stack>
+        {back}
+        <Alert color="red" role="alert">
+          {driver.error.message}
+        </Alert>
+      </Stack>
+    );
+  }
+  const d = driver.data;
+  return (
+    <Stack>
+      {back}
+      <Page
+        title={d.name}
+        actions={
+          d.rating.average !== null && (
+            <Badge size="lg" variant="light" color="yellow">
+              ★ {d.rating.average.toFixed(1)} ({d.rating.count})
+            </Badge>
+          )
+        }
+      >
+        <Section title="Driver information">
+          <DriverInformation driver={d} />
+        </Section>
+        <Section title="Document details">
+          <DocumentsSection driverId={d.id} />
+        </Section>
+        <Section title="Booking history">
+          <HistorySection driverId={d.id} />
+        </Section>
+        <Section title="Rating details">
+          <RatingsSection driverId={d.id} />
+        </Section>
+        <Section title="Driver app devices">
+          <DevicesSection driverId={d.id} />
+        </Section>
+      </Page>
+    </Stack>
+  );
+}

@@ -1,0 +1,53 @@
+import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
+import { StarRating } from '../../components/star-rating';
+import { useRatings } from './api';
+
+/** The driver's ratings: average and count, then each entry ('Not rated' where none was given). */
+export function RatingsSection({ driverId }: { driverId: string }) {
+  const ratings = useRatings(driverId);
+  if (ratings.isPending) return <Text c="dimmed">Loading ratings...</Text>;
+  if (ratings.isError) return <Text c="red">{ratings.error.message}</Text>;
+  const summary = ratings.data.pages[0]!.summary;
+  const entries = ratings.data.pages.flatMap((page) => page.data);
+  return (
+    <Stack gap="sm">
+      <Group gap="sm">
+        <StarRating value={summary.average} size={20} />
+        <Text fw={600}>
+          {summary.average === null
+            ? 'No ratings yet'
+            : `${summary.average.toFixed(1)} average from ${summary.count} rating${summary.count === 1 ? '' : 's'}`}
+        </Text>
+      </Group>
+      {entries.length === 0 ? (
+        <Text c="dimmed">No rating details available.</Text>
+      ) : (
+        entries.map((entry) => (
+          <Paper key={entry.id} withBorder p="sm">
+            <Group justify="space-between" wrap="wrap">
+              <Text fw={500}>{entry.customerName || 'Customer'}</Text>
+              <StarRating value={entry.rating} />
+            </Group>
+            {entry.description && (
+              <Text size="sm" c="dimmed" mt={4}>
+                {entry.description}
+              </Text>
+            )}
+          </Paper>
+        ))
+      )}
+      {ratings.hasNextPage && (
+        <Center>
+          <Button
+            variant="default"
+            size="xs"
+            loading={ratings.isFetchingNextPage}
+            onClick={() => void ratings.fetchNextPage()}
+          >
+            Load more ratings
+          </Button>
+        </Center>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
+import type { CarType, Role, TripStatus } from '@bmet/shared/constants';
+import {
+  tripDetailResponseSchema,
+  tripFeedbackResponseSchema,
+  tripListResponseSchema,
+} from '@bmet/shared/schemas/trip';
+import { apiRequest } from '../../lib/api-client';
+
+export type TripFilters = {
+  q: string;
+  status?: TripStatus;
+  paid?: boolean;
+  carType?: CarType;
+  from?: string;
+  to?: string;
+};
+
+export const tripKeys = {
+  all: ['trips'] as const,
+  list: (role: Role, filters: TripFilters) => ['trips', 'list', role, filters] as const,
+  detail: (id: string) => ['trips', 'detail', id] as const,
+};
+
+const PAGE = 50;
+
+/** Admins use GET /trips; city dealers and franchises the spec's POST /trips/filter-trips. */
+function fetchTripPage(role: Role, filters: TripFilters, cursor: string | undefined, signal: AbortSignal) {
+  const clean = Object.fromEntries(
+    Object.entries({ ...filters, limit: PAGE, cursor }).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  if (role === 'admin') {
+    const params = new URLSearchParams(Object.entries(clean).map(([k, v]) => [k, String(v)]));
+    return apiRequest('GET', `/trips?${params.toString()}`, tripListResponseSchema, { signal });
+  }
+  return apiRequest('POST', '/trips/filter-trips', tripListResponseSchema, { body: clean, signal });
+}
+
+export function useTripList(role: Role, filters: TripFilters) {
+  return useInfiniteQuery({
+    queryKey: tripKeys.list(role, filters),
+    queryFn: ({ pageParam, signal }) => fetchTripPage(role, filters, pageParam, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useTrip(id: string | undefined) {
+  return useQuery({
+    queryKey: tripKeys.detail(id ?? ''),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/trips/${id}`, tripDetailResponseSchema, { signal }).then((r) => r.data),
+    enabled: Boolean(id),
+  });
+}
+
+export function useSubmitFeedback(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { feedback: string; rating: number }) =>
+      apiRequest('POST', `/trips/${id}/feedback`, tripFeedbackResponseSchema, { body }).then((r) => r.data),
+    onSuccess: () => client.invalidateQueries({ queryKey: tripKeys.detail(id) }),
+  });
+}

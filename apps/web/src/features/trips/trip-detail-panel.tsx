@@ -1,0 +1,176 @@
+import {
+  Alert,
+  Button,
+  CloseButton,
+  Group,
+  Loader,
+  Paper,
+  Rating,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { useState, type FormEvent } from 'react';
+import { TRIP_RATING_REQUIRED } from '@bmet/shared/schemas/trip';
+import { StarRating } from '../../components/star-rating';
+import { useSubmitFeedback, useTrip } from './api';
+
+const show = (value: string | number | null | undefined) =>
+  value === null || value === undefined || value === '' ? '-' : value;
+
+function FeedbackForm({ tripId }: { tripId: string }) {
+  const submit = useSubmitFeedback(tripId);
+  const [feedback, setFeedback] = useState('');
+  const [rating, setRating] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (rating < 1) {
+      setProblem(TRIP_RATING_REQUIRED);
+      return;
+    }
+    setProblem(null);
+    submit.mutate(
+      { feedback, rating },
+      {
+        onSuccess: () => {
+          setFeedback('');
+          setRating(0);
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={onSubmit} noValidate aria-label="Trip feedback">
+      <Stack gap="xs">
+        <Textarea
+          label="Feedback"
+          value={feedback}
+          onChange={(e) => setFeedback(e.currentTarget.value)}
+          autosize
+          minRows={2}
+          maxLength={2000}
+        />
+        <Group gap="xs">
+          <Text size="sm" fw={500} id="trip-rating-label">
+            Rating
+          </Text>
+          <Rating value={rating} onChange={setRating} aria-labelledby="trip-rating-label" />
+        </Group>
+        {(problem || submit.error) && (
+          <Alert color="red" role="alert">
+            {problem ?? submit.error?.message}
+          </Alert>
+        )}
+        {submit.isSuccess && !problem && (
+          <Text size="sm" c="teal" role="status">
+            Thank you: your feedback was saved.
+          </Text>
+        )}
+        <Group>
+          <Button type="submit" loading={submit.isPending}>
+            Submit
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** The spec's single-trip panel: read-only details, then feedback saved on the server. */
+export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: () => void }) {
+  const trip = useTrip(tripId);
+  return (
+    <Paper withBorder p="md" shadow="sm" component="section" aria-label="Trip details">
+      {trip.isPending && <Loader aria-label="Loading trip" />}
+      {trip.isError && (
+        <Group justify="space-between">
+          <Text c="red">{trip.error.message}</Text>
+          <CloseButton aria-label="Close" onClick={onClose} />
+        </Group>
+      )}
+      {trip.data && (
+        <Stack gap="md">
+          <Table withTableBorder withColumnBorders verticalSpacing={6}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th colSpan={2}>
+                  <Group justify="space-between" wrap="nowrap">
+                    <Title order={3} size="h4">
+                      {trip.data.title}
+                    </Title>
+                    <Button size="xs" variant="default" onClick={onClose}>
+                      Close
+                    </Button>
+                  </Group>
+                </Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {[
+                ['Body', show(trip.data.body)],
+                ['Pick-up Location', show(trip.data['pick-up'].location)],
+                ['Destination Location', show(trip.data.destination.location)],
+                ['Driver Assigned', trip.data.driver ? 'Yes' : 'No'],
+                ['Driver Name', show(trip.data.driver_info?.name)],
+                ['Driver Phone Number', show(trip.data.driver_info?.phoneNumber)],
+                [
+                  'Driver Rating',
+                  trip.data.driver_info?.rating != null ? (
+                    <Group gap="xs">
+                      <StarRating value={trip.data.driver_info.rating} />{' '}
+                      {trip.data.driver_info.rating.toFixed(1)}
+                    </Group>
+                  ) : (
+                    '-'
+                  ),
+                ],
+                ['Vehicle Type', show(trip.data.driver_info?.Car)],
+                ['Driver Vehicle Number', show(trip.data.driver_info?.vehicleNumber)],
+                ['Trip Phone Number', show(trip.data.phoneNumber)],
+              ].map(([label, value]) => (
+                <Table.Tr key={String(label)}>
+                  <Table.Th w={190} fw={500}>
+                    {label}
+                  </Table.Th>
+                  <Table.Td>{value}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+          <FeedbackForm tripId={tripId} />
+          {trip.data.feedback.length > 0 && (
+            <Stack gap="xs" aria-label="Saved feedback">
+              <Text fw={600} size="sm">
+                Saved feedback
+              </Text>
+              {trip.data.feedback.map((entry) => (
+                <Paper key={entry.id} withBorder p="xs">
+                  <Group justify="space-between" wrap="wrap">
+                    <StarRating value={entry.rating} />
+                    <Text size="xs" c="dimmed">
+                      {entry.author.name},{' '}
+                      {new Date(entry.createdAt).toLocaleString('en-IN', {
+                        dateStyle: 'medium',
+                        timeStyle: 'short',
+                      })}
+                    </Text>
+                  </Group>
+                  {entry.feedback && (
+                    <Text size="sm" mt={4}>
+                      {entry.feedback}
+                    </Text>
+                  )}
+                </Paper>
+              ))}
+            </Stack>
+          )}
+        </Stack>
+      )}
+    </Paper>
+  );
+}

@@ -1,0 +1,13 @@
+import { useQuery } from '@tanstack/react-query';
+import { settingsResponseSchema } from '@bmet/shared/schemas/settings';
+import { apiRequest } from './api-client';
+
+/** Run-time settings of this install (map tiles), loaded once. */
+export function useSettings() {
+  return useQuery({
+    queryKey: ['settings'],
+    queryFn: ({ signal }) =>
+      apiRequest('GET', '/settings', settingsResponseSchema, { signal }).then((r) => r.data),
+    staleTime: Infinity,
+  });
+}
