@@ -1,4 +1,5 @@
 import { test as base, expect, type Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 
 export type Role = 'admin' | 'city_dealer' | 'franchise';
 
@@ -91,3 +92,56 @@ export const test = base.extend<Fixtures>({
 });
 
 export { expect };
+
+/** The Authorization header of a session, for calls a test makes to the API itself. */
+export const authHeader = (session: Session | null) => ({ authorization: `Bearer ${session!.idToken}` });
+
+/** Signs a demo account in through the API, for a test that needs a second role's token. */
+export async function signInThroughApi(request: APIRequestContext, role: Role): Promise<Session> {
+  const response = await request.post('/api/auth/sign-in', {
+    data: { email: ACCOUNTS[role].email, password: DEMO_PASSWORD, role },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: Session }).data;
+}
+
+/** A driver as the list endpoints answer it (the fields the browser tests look at). */
+export type ListedDriver = {
+  id: string;
+  name: string;
+  email: string | null;
+  phoneNumber: string | null;
+  country: string | null;
+  franchiseId: string | null;
+  franchiseName: string | null;
+  vehicleNumber: string | null;
+  position: { lat: number; long: number } | null;
+};
+
+/**
+ * Every driver a session may see through one of the spec's list paths (`/api/drivers`,
+ * `/api/city_dealer`, `/api/franchise`), in list order, following the cursor page by page.
+ */
+export async function fetchDrivers(
+  request: APIRequestContext,
+  session: Session,
+  path = '/api/drivers',
+  q?: string,
+): Promise<ListedDriver[]> {
+  const drivers: ListedDriver[] = [];
+  let cursor: string | null = null;
+  do {
+    const params: Record<string, string | number> = { limit: 200 };
+    if (q) params.q = q;
+    if (cursor) params.cursor = cursor;
+    const response = await request.get(path, { headers: authHeader(session), params });
+    expect(response.status(), await response.text()).toBe(200);
+    const page = (await response.json()) as {
+      data: Record<string, ListedDriver>;
+      nextCursor: string | null;
+    };
+    drivers.push(...Object.values(page.data));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return drivers;
+}

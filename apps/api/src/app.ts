@@ -16,6 +16,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
+import { accountRoutes } from './modules/accounts/routes';
 import { authRoutes } from './modules/auth/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
 import { customerRoutes } from './modules/customers/routes';
@@ -139,6 +140,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       await api.register(tripRoutes, { db });
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db });
+      await api.register(accountRoutes, { db });
     },
     { prefix: '/api' },
   );

@@ -45,6 +45,12 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(true),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^/\s]+/, 'must look like smtp://user:password@host:587 or smtps://host:465')
+    .optional(),
+  MAIL_FROM: z.string().min(3).default('Book-My-ETaxi <no-reply@bookmyetaxi.in>'),
+  APP_URL: z.url({ message: 'must be a URL such as https://console.bookmyetaxi.in' }).optional(),
 });
 
 export type Config = {
@@ -76,6 +82,8 @@ export type Config = {
         secretAccessKey: string | undefined;
         forcePathStyle: boolean;
       };
+  /** Outgoing mail (password reset links): SMTP when configured, else printed to the log. */
+  mail: { smtpUrl: string | undefined; from: string; appUrl: string };
 };
 
 export class ConfigError extends Error {}
@@ -138,5 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : { kind: 'local', root: join(dataDir, 'objects') },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM,
+      // Links in mails lead here; without APP_URL, to this server on this machine.
+      appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    },
   };
 }

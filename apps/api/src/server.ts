@@ -83,6 +83,7 @@ async function main() {
     console.log('  dealer@bookmyetaxi.test     City Dealer tab');
     console.log('  franchise@bookmyetaxi.test  Franchise tab');
   }
+  if (!config.mail.smtpUrl) console.log('No SMTP_URL: mails (password reset links) are printed to this log.');
   console.log(`Sign in at ${url}/admin  ·  API docs at ${url}/api/docs\n`);
 }
 

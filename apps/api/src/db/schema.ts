@@ -44,6 +44,9 @@ export const accounts = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     createdAt: createdAt(),
     createdBy: uuid('created_by').references((): any => accounts.id),
+    /** Soft delete: a deleted account is also disabled, hidden from lists, and keeps its email. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    deletedBy: uuid('deleted_by').references((): any => accounts.id),
   },
   (t) => [
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
@@ -291,4 +294,51 @@ export const auditLog = pgTable(
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('audit_log_resource_idx').on(t.resource, t.resourceId)],
+);
+
+/**
+ * Every change of a rate set, kept for good: the admins' history of who changed which rates when,
+ * with the values before (none when a car type was added) and after.
+ */
+export const carRateHistory = pgTable(
+  'car_rate_history',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    state: text('state').notNull(),
+    carType: text('car_type').notNull(),
+    /** create, update or copy. */
+    action: text('action').notNull(),
+    /** The version the change produced. */
+    version: integer('version').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after').notNull(),
+    copiedFrom: text('copied_from'),
+    changedBy: uuid('changed_by').references(() => accounts.id),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    requestId: text('request_id'),
+  },
+  (t) => [index('car_rate_history_state_idx').on(t.state, t.id.desc())],
+);
+
+/**
+ * Password reset links: only a SHA-256 hash of the token is stored, so a copy of the database
+ * cannot be used to reset anyone's password. A token works once, until it expires.
+ */
+export const passwordResetTokens = pgTable(
+  'password_reset_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    requestedIp: text('requested_ip'),
+  },
+  (t) => [
+    uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash),
+    index('password_reset_tokens_account_idx').on(t.accountId),
+  ],
 );

@@ -11,6 +11,9 @@ import { STAFF_ROUTES } from './routes';
 const SignInScreen = lazy(() =>
   import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
 );
+const ResetPasswordScreen = lazy(() =>
+  import('../features/auth/reset-password-screen').then((m) => ({ default: m.ResetPasswordScreen })),
+);
 const ResetPasswordAdminScreen = lazy(() =>
   import('../features/passwords/reset-password-admin-screen').then((m) => ({
     default: m.ResetPasswordAdminScreen,
@@ -45,6 +48,8 @@ export const router = createBrowserRouter([
         ),
       },
       { path: '/reset-password-admin', element: <ResetPasswordAdminScreen /> },
+      // The link of a password reset email: public, the token is the proof.
+      { path: '/reset-password', element: <ResetPasswordScreen /> },
       ...STAFF_ROUTES.map(({ path, permission, Component }) => ({
         path,
         element: (

@@ -1,7 +1,8 @@
-import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
 import type { Db } from '../../db/client';
-import { accounts, sessions, signInAttempts } from '../../db/schema';
+import { accounts, passwordResetTokens, sessions, signInAttempts } from '../../db/schema';
+import type { DbExecutor } from '../../infra/audit';
 
 export async function findAccountByEmail(db: Db, email: string) {
   const [account] = await db
@@ -18,7 +19,7 @@ export async function findAccountById(db: Db, id: string) {
 }
 
 export async function createSession(
-  db: Db,
+  db: DbExecutor,
   input: { accountId: string; expiresAt: Date; ip: string | null; userAgent: string | null },
 ) {
   const [session] = await db.insert(sessions).values(input).returning({ id: sessions.id });
@@ -45,6 +46,7 @@ export async function findActiveSession(db: Db, sessionId: string, accountId: st
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, new Date()),
         eq(accounts.disabled, false),
+        isNull(accounts.deletedAt),
       ),
     )
     .limit(1);
@@ -55,12 +57,25 @@ export async function revokeSession(db: Db, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
 }
 
-/** Ends every session of an account (password change, disabling). */
-export async function revokeAccountSessions(db: Db, accountId: string): Promise<void> {
+/**
+ * Ends every session of an account (password change, disabling, deletion); `except` keeps one,
+ * so that people who change their own password stay signed in where they did it.
+ */
+export async function revokeAccountSessions(
+  db: DbExecutor,
+  accountId: string,
+  options: { except?: string } = {},
+): Promise<void> {
   await db
     .update(sessions)
     .set({ revokedAt: new Date() })
-    .where(and(eq(sessions.accountId, accountId), isNull(sessions.revokedAt)));
+    .where(
+      and(
+        eq(sessions.accountId, accountId),
+        isNull(sessions.revokedAt),
+        options.except ? ne(sessions.id, options.except) : undefined,
+      ),
+    );
 }
 
 export type ThrottleRule = { maxFailures: number; windowMs: number; lockMs: number };
@@ -102,4 +117,77 @@ export async function recordFailure(db: Db, key: string, rule: ThrottleRule): Pr
 
 export async function clearFailures(db: Db, key: string): Promise<void> {
   await db.delete(signInAttempts).where(eq(signInAttempts.key, key));
+}
+
+/** The emails of the admins who can sign in, for the admin reset page's dropdown. */
+export async function findAdminEmails(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ email: accounts.email })
+    .from(accounts)
+    .where(and(eq(accounts.role, 'admin'), eq(accounts.disabled, false), isNull(accounts.deletedAt)))
+    .orderBy(asc(sql`lower(${accounts.email})`));
+  return rows.map((row) => row.email);
+}
+
+export async function insertResetToken(
+  db: Db,
+  input: { accountId: string; tokenHash: string; expiresAt: Date; requestedIp: string | null },
+): Promise<void> {
+  await db.insert(passwordResetTokens).values(input);
+}
+
+/** The unused, unexpired reset token with this hash, of an account that may still sign in. */
+export async function findUsableResetToken(db: DbExecutor, tokenHash: string) {
+  const [row] = await db
+    .select({ id: passwordResetTokens.id, account: accounts })
+    .from(passwordResetTokens)
+    .innerJoin(accounts, eq(accounts.id, passwordResetTokens.accountId))
+    .where(
+      and(
+        eq(passwordResetTokens.tokenHash, tokenHash),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, new Date()),
+        eq(accounts.disabled, false),
+        isNull(accounts.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * Marks a reset token used, only if it still was usable: of two requests racing with the same
+ * link, exactly one wins.
+ */
+export async function consumeResetToken(db: DbExecutor, id: string): Promise<boolean> {
+  const rows = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(
+      and(
+        eq(passwordResetTokens.id, id),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, new Date()),
+      ),
+    )
+    .returning({ id: passwordResetTokens.id });
+  return rows.length === 1;
+}
+
+/** Voids the account's outstanding reset links: a password just set must not be reset by an older mail. */
+export async function voidResetTokens(db: DbExecutor, accountId: string): Promise<void> {
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: new Date() })
+    .where(and(eq(passwordResetTokens.accountId, accountId), isNull(passwordResetTokens.usedAt)));
+}
+
+/** Stores a new password hash and records when it changed. */
+export async function setPasswordHash(db: DbExecutor, accountId: string, passwordHash: string) {
+  const changedAt = new Date();
+  await db
+    .update(accounts)
+    .set({ passwordHash, passwordChangedAt: changedAt })
+    .where(eq(accounts.id, accountId));
+  return changedAt;
 }

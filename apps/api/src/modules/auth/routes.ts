@@ -4,21 +4,21 @@ import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
 import { meResponseSchema, signInBodySchema, signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { errorBodySchema } from '@bmet/shared/errors';
+import { profileResponseSchema, updateProfileBodySchema } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { currentUser } from '../../plugins/authentication';
 import { verifyAgainstDummy, verifyPassword } from './password';
+import { updateDisplayName } from './profile';
 import type { ThrottleRule } from './repository';
-import {
-  clearFailures,
-  createSession,
-  findAccountByEmail,
-  findLock,
-  recordFailure,
-  revokeSession,
-} from './repository';
-import { signIdToken } from './tokens';
+import { passwordRoutes, type MailSettings } from './password-routes';
+import { clearFailures, findAccountByEmail, findLock, recordFailure, revokeSession } from './repository';
+import { startSession } from './start-session';
 
-export type AuthRoutesOptions = { db: Db; jwtSecret: string; tokenTtlHours: number };
+/**
+ * buildApp registers this plugin with the whole configuration object it was given (server.ts
+ * gives it all of Config), so `mail` arrives from there; without it, mails are printed to the log.
+ */
+export type AuthRoutesOptions = { db: Db; jwtSecret: string; tokenTtlHours: number; mail?: MailSettings };
 
 const PER_ACCOUNT: ThrottleRule = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
 const PER_ADDRESS: ThrottleRule = { maxFailures: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
@@ -38,6 +38,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { db } = options;
+  await app.register(passwordRoutes, options);
 
   app.post(
     '/auth/sign-in',
@@ -74,26 +75,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       if (account.disabled) throw new AppError('FORBIDDEN', MESSAGES.accountDisabled);
       if (account.role !== role) throw new AppError('FORBIDDEN', MESSAGES.wrongTab(role));
 
-      const expiresAt = new Date(Date.now() + options.tokenTtlHours * 3_600_000);
-      const session = await createSession(db, {
-        accountId: account.id,
-        expiresAt,
-        ip: request.ip,
-        userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
-      });
-      const idToken = await signIdToken(
-        {
-          accountId: account.id,
-          sessionId: session.id,
-          role: account.role,
-          email: account.email,
-          name: account.displayName,
-        },
-        options.jwtSecret,
-        expiresAt,
-      );
+      const answer = await startSession(db, request, account, options);
       request.log.info({ accountId: account.id, role }, 'signed in');
-      return { data: { idToken, expirationTime: expiresAt.getTime(), role: account.role } };
+      return answer;
     },
   );
 
@@ -129,6 +113,33 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         data: {
           uid: user.id,
           displayName: user.displayName,
+          email: user.email,
+          role: user.role,
+          state: (user.state as never) ?? null,
+        },
+      };
+    },
+  );
+
+  app.patch(
+    '/auth/me',
+    {
+      config: { access: ['profile', 'update'] },
+      schema: {
+        tags: ['auth'],
+        summary: "Change the signed-in user's display name (the profile screen)",
+        body: updateProfileBodySchema,
+        response: { 200: profileResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { displayName } = request.body;
+      await updateDisplayName(db, { id: user.id, requestId: request.id }, user.displayName, displayName);
+      return {
+        data: {
+          uid: user.id,
+          displayName,
           email: user.email,
           role: user.role,
           state: (user.state as never) ?? null,

@@ -1,6 +1,97 @@
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { errorBodySchema } from '@bmet/shared/errors';
+import {
+  allRatesResponseSchema,
+  copyRatesBodySchema,
+  rateHistoryQuerySchema,
+  rateHistoryResponseSchema,
+  stateParamsSchema,
+  stateRatesResponseSchema,
+  updateRatesBodySchema,
+} from '@bmet/shared/schemas/car-rate';
 import type { Db } from '../../db/client';
+import type { Actor } from '../../infra/audit';
+import { currentUser } from '../../plugins/authentication';
+import { copyStateRates, findAllRates, findRateHistory, updateStateRates } from './repository';
 
 export type CarRateRoutesOptions = { db: Db };
 
-export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async () => {};
+const TAGS = ['car-rates'];
+const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+
+const actorOf = (request: FastifyRequest): Actor => ({ id: currentUser(request).id, requestId: request.id });
+
+export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async (app, { db }) => {
+  app.get(
+    '/admin/getAllRates',
+    {
+      config: { access: ['car-rates', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Every state’s rates, keyed by state then car type, each set with its version',
+        response: { 200: allRatesResponseSchema, ...errors },
+      },
+    },
+    async () => ({ data: await findAllRates(db) }),
+  );
+
+  app.put(
+    '/admin/updateRates/:state',
+    {
+      config: { access: ['car-rates', 'update'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Save rate sets of a state, keyed by car type',
+        description:
+          'All sets are saved or none. A set of a car type the state already has must carry the ' +
+          'version it was based on; when that set has changed since, the answer is 409 and nothing ' +
+          'is saved. A set without a version adds a car type the state does not have yet.',
+        params: stateParamsSchema,
+        body: updateRatesBodySchema,
+        response: { 200: stateRatesResponseSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => ({
+      data: await updateStateRates(db, actorOf(request), request.params.state, request.body),
+    }),
+  );
+
+  app.post(
+    '/admin/copyRates',
+    {
+      config: { access: ['car-rates', 'update'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Copy every rate set of one state onto another',
+        description:
+          'The target’s sets of the copied car types take the source’s values and a new version; ' +
+          'its other car types stay. Answers the target’s rates.',
+        body: copyRatesBodySchema,
+        // 409 only when another admin adds one of the car types to the target at the same moment.
+        response: { 200: stateRatesResponseSchema, ...errors, 409: errorBodySchema },
+      },
+    },
+    async (request) => ({
+      data: await copyStateRates(db, actorOf(request), request.body.from, request.body.to),
+    }),
+  );
+
+  app.get(
+    '/admin/rates-history/:state',
+    {
+      config: { access: ['car-rates', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'The changes of a state’s rates, newest first, a page at a time',
+        params: stateParamsSchema,
+        querystring: rateHistoryQuerySchema,
+        response: { 200: rateHistoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { rows, nextCursor } = await findRateHistory(db, request.params.state, request.query);
+      return { data: rows, nextCursor };
+    },
+  );
+};

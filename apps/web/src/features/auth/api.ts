@@ -1,11 +1,20 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SignInBody } from '@bmet/shared/schemas/auth';
 import { signInResponseSchema } from '@bmet/shared/schemas/auth';
+import type { PasswordResetConfirmBody } from '@bmet/shared/schemas/password';
 import { apiRequest } from '../../lib/api-client';
 
 export function useSignIn() {
   return useMutation({
     mutationFn: (body: SignInBody) =>
       apiRequest('POST', '/auth/sign-in', signInResponseSchema, { body }).then((r) => r.data),
+  });
+}
+
+/** Sets a new password with a reset link's token; answers a fresh sign-in. */
+export function useConfirmPasswordReset() {
+  return useMutation({
+    mutationFn: (body: PasswordResetConfirmBody) =>
+      apiRequest('POST', '/auth/password-reset/confirm', signInResponseSchema, { body }).then((r) => r.data),
   });
 }

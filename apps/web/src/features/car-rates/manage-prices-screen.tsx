@@ -1,10 +1,99 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useState } from 'react';
+import { STATES, type State } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
+import { useAllRates } from './api';
+import { stateLabel } from './format';
+import { StateRatesEditor } from './state-rates-editor';
 
-export function ManagePricesScreen() {
+function LoadingRates() {
   return (
-    <Page title="Manage Car Rates by State">
-      <NotBuiltYet />
+    <Group gap="xs" role="status">
+      <Loader size="xs" />
+      <Text size="sm">{MESSAGES.loadingRates}</Text>
+    </Group>
+  );
+}
+
+/** The spec's 'Manage prices': step 1 chooses a state, step 2 edits its rates by car type. */
+export function ManagePricesScreen() {
+  const [state, setState] = useState<State | null>(null);
+  const rates = useAllRates();
+
+  const failed = rates.isError && (
+    <Alert color="red" variant="light" role="alert" title={MESSAGES.errorFetchingRates}>
+      <Stack gap="xs" align="start">
+        <Text size="sm">{rates.error.message}</Text>
+        <Button
+          size="xs"
+          variant="white"
+          color="red"
+          loading={rates.isFetching}
+          onClick={() => void rates.refetch()}
+        >
+          Try again
+        </Button>
+      </Stack>
+    </Alert>
+  );
+
+  if (state === null) {
+    return (
+      <Page title={MESSAGES.manageRatesTitle}>
+        <Paper withBorder p="md" radius="md" maw={480}>
+          <Stack gap="sm">
+            <NativeSelect
+              label="State"
+              description="Choose the state whose rates you want to see or change."
+              value=""
+              onChange={(event) => setState((event.currentTarget.value as State) || null)}
+              data={[
+                { value: '', label: MESSAGES.selectState, disabled: true },
+                ...STATES.map((s) => ({ value: s, label: stateLabel(s) })),
+              ]}
+            />
+            {rates.isPending && <LoadingRates />}
+            {failed}
+          </Stack>
+        </Paper>
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={MESSAGES.manageRatesTitle}>
+      <Group gap="xs" wrap="nowrap">
+        <ActionIcon variant="subtle" size="lg" aria-label="Back to states" onClick={() => setState(null)}>
+          <IconArrowLeft size={20} />
+        </ActionIcon>
+        <Title order={3}>{MESSAGES.updateRatesFor(stateLabel(state))}</Title>
+      </Group>
+      {rates.isPending && <LoadingRates />}
+      {failed}
+      {rates.data && (
+        <StateRatesEditor
+          key={state}
+          state={state}
+          rates={rates.data[state] ?? {}}
+          reload={async () => {
+            const result = await rates.refetch({ throwOnError: true });
+            return result.data?.[state] ?? {};
+          }}
+        />
+      )}
     </Page>
   );
 }

@@ -1,10 +1,97 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
+import { Anchor, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { PASSWORD_MIN_LENGTH, STATES } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { missingAccountFields } from '@bmet/shared/schemas/account';
 import { Page } from '../../components/page';
+import { useCreateCityDealer, useSendResetLink } from './api';
+import { stateLabel } from './format';
 
+const EMPTY = { name: '', email: '', password: '', state: '' };
+
+/** The spec's 'City Dealer sign up' (admins): creates an account that signs in on the City Dealer tab. */
 export function CreateCityDealerScreen() {
+  const [form, setForm] = useState(EMPTY);
+  const create = useCreateCityDealer();
+  const sendReset = useSendResetLink();
+  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (missingAccountFields(form).length > 0) {
+      notifications.show({ color: 'red', message: MESSAGES.fillAllFields });
+      return;
+    }
+    create.mutate(
+      { uuid: '', currentUser: '', ...form },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: MESSAGES.userCreated });
+          setForm(EMPTY);
+        },
+        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+      },
+    );
+  };
+
+  const forgotPassword = () => {
+    const email = form.email.trim();
+    if (!email) {
+      notifications.show({ color: 'red', message: MESSAGES.enterEmailToReset });
+      return;
+    }
+    sendReset.mutate(email, {
+      onSuccess: () => notifications.show({ color: 'teal', message: MESSAGES.resetEmailSentDealer }),
+      onError: () => notifications.show({ color: 'red', message: MESSAGES.resetEmailErrorDealer }),
+    });
+  };
+
   return (
-    <Page title="City Dealer sign up">
-      <NotBuiltYet />
+    <Page title={MESSAGES.cityDealerSignUp}>
+      <Paper withBorder p="lg" maw={480} w="100%">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <TextInput
+              label="Name"
+              value={form.name}
+              onChange={(e) => set('name')(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <TextInput
+              label="Email"
+              type="email"
+              value={form.email}
+              onChange={(e) => set('email')(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <PasswordInput
+              label="Password"
+              description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
+              value={form.password}
+              onChange={(e) => set('password')(e.currentTarget.value)}
+              autoComplete="new-password"
+            />
+            <NativeSelect
+              label="State"
+              value={form.state}
+              onChange={(e) => set('state')(e.currentTarget.value)}
+              data={[
+                { value: '', label: MESSAGES.selectStatePlaceholder, disabled: true },
+                ...STATES.map((state) => ({ value: state, label: stateLabel(state) })),
+              ]}
+            />
+            <Group justify="space-between" mt="xs">
+              <Anchor component="button" type="button" size="sm" onClick={forgotPassword}>
+                {MESSAGES.forgotPassword}
+              </Anchor>
+              <Button type="submit" loading={create.isPending}>
+                {MESSAGES.signUp}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
     </Page>
   );
 }

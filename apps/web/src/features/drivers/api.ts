@@ -5,7 +5,8 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { DocumentKey, Role } from '@bmet/shared/constants';
+import type { DocumentKey, Role, State } from '@bmet/shared/constants';
+import { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
 import {
   deviceTokensResponseSchema,
   driverDetailResponseSchema,
@@ -224,5 +225,31 @@ export function useRevokeDeviceToken(id: string) {
     mutationFn: (tokenId: string) =>
       apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`, null),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
+  });
+}
+
+/** Franchises an admin can assign a driver to, searched on the server. */
+export function useFranchiseOptions(q: string, enabled: boolean) {
+  return useQuery({
+    queryKey: ['drivers', 'franchise-options', q],
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ limit: '20' });
+      if (q) params.set('q', q);
+      return apiRequest('GET', `/franchise/getFranchise?${params.toString()}`, franchiseListResponseSchema, {
+        signal,
+      }).then((r) => Object.values(r.data).filter((franchise) => !franchise.disabled));
+    },
+    enabled,
+  });
+}
+
+export function useAssignDriver(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { franchiseId: string | null; state: State | null }) =>
+      apiRequest('PATCH', `/drivers/driver/${id}/assignment`, driverDetailResponseSchema, { body }).then(
+        (r) => r.data,
+      ),
+    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
   });
 }

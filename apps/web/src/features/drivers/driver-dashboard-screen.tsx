@@ -1,13 +1,16 @@
-import { Alert, Anchor, Badge, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { CAR_TYPE_LABELS, DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
+import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { Page } from '../../components/page';
 import { TimeAgo } from '../../components/time-ago';
+import { useSession } from '../../lib/session-context';
 import { useDriver } from './api';
+import { AssignDriverDialog } from './assign-driver-dialog';
 import { DevicesSection } from './devices-section';
 import { DocumentsSection } from './documents-section';
 import { DriverMap } from './driver-map';
@@ -38,6 +41,8 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
 }
 
 function DriverInformation({ driver }: { driver: Driver }) {
+  const { session } = useSession();
+  const [assigning, setAssigning] = useState(false);
   const live = useLiveLocation(driver.id, { position: driver.position, positionAt: driver.positionAt });
   const position = live.position ?? { lat: DEFAULT_LOCATION.lat, long: DEFAULT_LOCATION.long };
   return (
@@ -66,6 +71,14 @@ function DriverInformation({ driver }: { driver: Driver }) {
                 .join(' · ') || '-'
             }
           />
+          {session && can(session.role, 'assign', 'drivers') && (
+            <>
+              <Button size="xs" variant="light" mt="xs" w="fit-content" onClick={() => setAssigning(true)}>
+                Assign franchise and state
+              </Button>
+              {assigning && <AssignDriverDialog driver={driver} opened onClose={() => setAssigning(false)} />}
+            </>
+          )}
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 7 }}>

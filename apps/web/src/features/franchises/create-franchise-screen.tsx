@@ -1,10 +1,122 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
+import { Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { PASSWORD_MIN_LENGTH, STATES, type State } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { missingAccountFields } from '@bmet/shared/schemas/account';
 import { Page } from '../../components/page';
+import { useCurrentUser } from '../../lib/current-user';
+import { useSession } from '../../lib/session-context';
+import { useCreateFranchise, useDealersOfState } from './api';
+import { stateLabel } from './format';
 
+const EMPTY = { name: '', email: '', password: '' };
+
+/**
+ * The spec's 'Franchise Sign up'. The state defaults to the first state; a city dealer's
+ * franchises work in its own state, so for a dealer the state is fixed. An admin may also choose
+ * the city dealer of that state the franchise works under.
+ */
 export function CreateFranchiseScreen() {
+  const { session } = useSession();
+  const isDealer = session?.role === 'city_dealer';
+  const { data: user } = useCurrentUser();
+  const [form, setForm] = useState(EMPTY);
+  const [chosenState, setChosenState] = useState<State>(STATES[0]);
+  const [dealerId, setDealerId] = useState('');
+  const state: State | null = isDealer ? (user?.state ?? null) : chosenState;
+  const dealers = useDealersOfState(state, !isDealer);
+  const create = useCreateFranchise();
+  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (missingAccountFields({ ...form, state }).length > 0 || !state) {
+      notifications.show({ color: 'red', message: MESSAGES.fillAllFields });
+      return;
+    }
+    create.mutate(
+      { uuid: '', currentUser: '', ...form, state, ...(dealerId ? { dealerId } : {}) },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: MESSAGES.userCreated });
+          setForm(EMPTY);
+        },
+        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+      },
+    );
+  };
+
   return (
-    <Page title="Franchise Sign up">
-      <NotBuiltYet />
+    <Page title={MESSAGES.franchiseSignUp}>
+      <Paper withBorder p="lg" maw={480} w="100%">
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <TextInput
+              label="Name"
+              value={form.name}
+              onChange={(e) => set('name')(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <TextInput
+              label="Email"
+              type="email"
+              value={form.email}
+              onChange={(e) => set('email')(e.currentTarget.value)}
+              autoComplete="off"
+            />
+            <PasswordInput
+              label="Password"
+              description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
+              value={form.password}
+              onChange={(e) => set('password')(e.currentTarget.value)}
+              autoComplete="new-password"
+            />
+            {isDealer ? (
+              <NativeSelect
+                label="State"
+                description="Your franchises work in your own state."
+                value={state ?? ''}
+                disabled
+                data={state ? [{ value: state, label: stateLabel(state) }] : [{ value: '', label: '...' }]}
+              />
+            ) : (
+              <>
+                <NativeSelect
+                  label="State"
+                  value={chosenState}
+                  onChange={(e) => {
+                    setChosenState(e.currentTarget.value as State);
+                    setDealerId('');
+                  }}
+                  data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
+                />
+                <NativeSelect
+                  label="City Dealer"
+                  description="Optional: the city dealer of this state the franchise works under."
+                  value={dealerId}
+                  onChange={(e) => setDealerId(e.currentTarget.value)}
+                  data={[
+                    {
+                      value: '',
+                      label: dealers.isPending ? 'Loading city dealers...' : 'No city dealer',
+                    },
+                    ...(dealers.data ?? []).map((dealer) => ({
+                      value: dealer.id,
+                      label: dealer.name || dealer.email,
+                    })),
+                  ]}
+                />
+              </>
+            )}
+            <Group justify="flex-end" mt="xs">
+              <Button type="submit" loading={create.isPending}>
+                {MESSAGES.createUser}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Paper>
     </Page>
   );
 }

@@ -1,10 +1,111 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
-import { Page } from '../../components/page';
+import {
+  Anchor,
+  Button,
+  Center,
+  Group,
+  Loader,
+  NativeSelect,
+  Paper,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { MESSAGES } from '@bmet/shared/messages';
+import { can } from '@bmet/shared/permissions';
+import { useSession } from '../../lib/session-context';
+import { useAdminEmails, useSendResetLink } from './api';
 
+const TITLE = 'Reset Admin Password';
+
+/**
+ * The spec's admin password reset. A signed-in admin chooses from the admins' emails ('Select
+ * Email:'); anyone else types an email, and is never shown the list of admins.
+ */
 export function ResetPasswordAdminScreen() {
+  const { session } = useSession();
+  const listsAdmins = can(session?.role, 'list', 'admins');
+  const admins = useAdminEmails(listsAdmins);
+  const send = useSendResetLink();
+  const [email, setEmail] = useState('');
+
+  useEffect(() => {
+    document.title = `${TITLE} · Book-My-ETaxi`;
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = email.trim();
+    if (!chosen) {
+      notifications.show({
+        color: 'red',
+        message: listsAdmins ? MESSAGES.selectEmail : MESSAGES.enterEmailToReset,
+      });
+      return;
+    }
+    send.mutate(chosen, {
+      onSuccess: () => notifications.show({ color: 'teal', message: MESSAGES.resetEmailSentAdmin }),
+      onError: (error) =>
+        notifications.show({ color: 'red', message: MESSAGES.resetEmailFailedAdmin(error.message) }),
+    });
+  };
+
   return (
-    <Page title="Reset Admin Password">
-      <NotBuiltYet />
-    </Page>
+    <Center mih="calc(100dvh - 100px)">
+      <Paper withBorder shadow="sm" p="lg" w="100%" maw={420}>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Title order={2} size="h3">
+              {TITLE}
+            </Title>
+            {listsAdmins ? (
+              admins.isPending ? (
+                <Group gap="xs" role="status">
+                  <Loader size="xs" />
+                  <Text size="sm">Loading admin emails...</Text>
+                </Group>
+              ) : admins.isError ? (
+                <Text c="red" role="alert">
+                  {admins.error.message}
+                </Text>
+              ) : (
+                <NativeSelect
+                  label={MESSAGES.selectEmailLabel}
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                  data={[
+                    { value: '', label: 'Choose an admin', disabled: true },
+                    ...admins.data.map((address) => ({ value: address, label: address })),
+                  ]}
+                />
+              )
+            ) : (
+              <>
+                <Text size="sm" c="dimmed">
+                  Type the email of your account: if it belongs to an account, a link to choose a new password
+                  is mailed to it. The link works once, for 30 minutes.
+                </Text>
+                <TextInput
+                  label="Email"
+                  type="email"
+                  autoComplete="username"
+                  value={email}
+                  onChange={(e) => setEmail(e.currentTarget.value)}
+                />
+              </>
+            )}
+            <Button type="submit" loading={send.isPending} disabled={listsAdmins && !admins.data} fullWidth>
+              {MESSAGES.sendResetLink}
+            </Button>
+            <Anchor component={Link} to={session ? '/welcome' : '/admin'} size="sm" ta="center">
+              {session ? 'Back to Welcome' : 'Back to sign in'}
+            </Anchor>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
   );
 }

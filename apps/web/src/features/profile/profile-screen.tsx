@@ -1,10 +1,112 @@
-import { NotBuiltYet } from '../../components/not-built-yet';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type FormEvent } from 'react';
+import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/schemas/account';
+import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
+import { useCurrentUser } from '../../lib/current-user';
+import { useUpdateProfile } from './api';
 
+/** The spec's profile: display name and email, with Edit to change the display name. */
 export function ProfileScreen() {
+  const user = useCurrentUser();
+  const update = useUpdateProfile();
+  const [editing, setEditing] = useState(false);
+  const [displayName, setDisplayName] = useState('');
+
+  if (user.isError) {
+    return (
+      <Page title="Profile">
+        <Alert color="red" role="alert">
+          {user.error.message}
+        </Alert>
+      </Page>
+    );
+  }
+  if (!user.data) {
+    return (
+      <Page title="Profile">
+        <Text role="status">{MESSAGES.loading}</Text>
+      </Page>
+    );
+  }
+  const current = user.data;
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    if (!displayName.trim()) {
+      notifications.show({ color: 'red', message: MESSAGES.enterDisplayName });
+      return;
+    }
+    update.mutate(
+      { displayName },
+      {
+        onSuccess: () => {
+          notifications.show({ color: 'teal', message: 'Your display name has been saved.' });
+          setEditing(false);
+        },
+        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+      },
+    );
+  };
+
   return (
     <Page title="Profile">
-      <NotBuiltYet />
+      <Paper withBorder p="lg" maw={480} w="100%">
+        {editing ? (
+          <form onSubmit={save} noValidate>
+            <Stack gap="sm">
+              <TextInput
+                label="Display name"
+                value={displayName}
+                maxLength={ACCOUNT_NAME_MAX_LENGTH}
+                onChange={(e) => setDisplayName(e.currentTarget.value)}
+                data-autofocus
+              />
+              <div>
+                <Text size="xs" c="dimmed">
+                  Email
+                </Text>
+                <Text size="sm">{current.email}</Text>
+              </div>
+              <Group justify="flex-end">
+                <Button variant="default" onClick={() => setEditing(false)}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={update.isPending}>
+                  Save
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        ) : (
+          <Stack gap="sm">
+            <div>
+              <Text size="xs" c="dimmed">
+                Display name
+              </Text>
+              <Text size="sm">{current.displayName || '-'}</Text>
+            </div>
+            <div>
+              <Text size="xs" c="dimmed">
+                Email
+              </Text>
+              <Text size="sm">{current.email}</Text>
+            </div>
+            <Group justify="flex-end">
+              <Button
+                variant="default"
+                onClick={() => {
+                  setDisplayName(current.displayName ?? '');
+                  setEditing(true);
+                }}
+              >
+                Edit
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Paper>
     </Page>
   );
 }

@@ -1,0 +1,419 @@
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { STATES, type State } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
+import type { Db } from '../../db/client';
+import { accounts, drivers } from '../../db/schema';
+import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { revokeAccountSessions } from '../auth/repository';
+import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
+
+/** The caller of a change: whose scope applies, and who the audit log names. */
+export type Caller = AccountScopeCaller & { state: string | null; requestId: string };
+
+const actorOf = (caller: Caller): Actor => ({ id: caller.id, requestId: caller.requestId });
+
+const dealer = alias(accounts, 'dealer');
+
+const isState = (value: string | null): value is State => STATES.includes(value as State);
+
+/** created_at to the microsecond, in UTC, for a cursor. */
+const cursorTime = sql<string>`to_char(${accounts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+const common = {
+  id: accounts.id,
+  name: sql<string>`coalesce(${accounts.displayName}, '')`,
+  email: accounts.email,
+  state: accounts.state,
+  createdAt: accounts.createdAt,
+  cursorAt: cursorTime,
+  disabled: accounts.disabled,
+};
+
+// The outer row in the subqueries below, spelled out: Drizzle leaves columns unqualified in a
+// single-table select, where a bare "id" would be ambiguous inside the subquery.
+const outerId = sql.raw('"accounts"."id"');
+
+// Counts per row of a page (at most 200 rows), each answered by an index: accounts_dealer_idx
+// and drivers_franchise_name_idx.
+const dealerColumns = {
+  ...common,
+  franchiseCount: sql<number>`(select count(*) from ${accounts} f
+    where f.dealer_id = ${outerId} and f.role = 'franchise' and f.deleted_at is null)`.mapWith(Number),
+  driverCount: sql<number>`(select count(*) from ${drivers} d join ${accounts} f on f.id = d.franchise_id
+    where f.dealer_id = ${outerId} and f.role = 'franchise' and f.deleted_at is null
+      and d.deleted_at is null)`.mapWith(Number),
+};
+
+const franchiseColumns = {
+  ...common,
+  dealerId: accounts.dealerId,
+  dealerName: sql<string | null>`coalesce(${dealer.displayName}, ${dealer.email})`,
+  driverCount: sql<number>`(select count(*) from ${drivers} d
+    where d.franchise_id = ${outerId} and d.deleted_at is null)`.mapWith(Number),
+};
+
+function selectCityDealers(db: DbExecutor) {
+  return db.select(dealerColumns).from(accounts).$dynamic();
+}
+function selectFranchises(db: DbExecutor) {
+  return db
+    .select(franchiseColumns)
+    .from(accounts)
+    .leftJoin(dealer, eq(dealer.id, accounts.dealerId))
+    .$dynamic();
+}
+type DealerRow = Awaited<ReturnType<typeof selectCityDealers>>[number];
+type FranchiseRow = Awaited<ReturnType<typeof selectFranchises>>[number];
+
+function toCityDealer(row: DealerRow): CityDealer {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    state: isState(row.state) ? row.state : null,
+    createdAt: row.createdAt.toISOString(),
+    disabled: row.disabled,
+    franchiseCount: row.franchiseCount,
+    driverCount: row.driverCount,
+  };
+}
+
+function toFranchise(row: FranchiseRow): Franchise {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    state: isState(row.state) ? row.state : null,
+    createdAt: row.createdAt.toISOString(),
+    disabled: row.disabled,
+    dealerId: row.dealerId,
+    dealerName: row.dealerName,
+    driverCount: row.driverCount,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lists: newest first, keyset on (created_at, id)
+
+const listCursorSchema = z.object({ at: z.string().regex(CURSOR_TIMESTAMP), id: z.uuid() }).strict();
+
+export type AccountListOptions = { q?: string; state?: State; limit: number; cursor?: string };
+
+function listConditions(scope: SQL, options: AccountListOptions): SQL {
+  const conditions: SQL[] = [scope];
+  if (options.q) {
+    const pattern = `%${escapeLikePattern(options.q)}%`;
+    conditions.push(
+      sql`(coalesce(${accounts.displayName}, '') || ' ' || ${accounts.email}) ilike ${pattern}`,
+    );
+  }
+  if (options.state) conditions.push(eq(accounts.state, options.state));
+  return and(...conditions)!;
+}
+
+function afterCursor(cursor: string | undefined): SQL | undefined {
+  if (!cursor) return undefined;
+  const after = decodeCursor(cursor, listCursorSchema);
+  return sql`(${accounts.createdAt}, ${accounts.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`;
+}
+
+/** The rows of a page (one more was read to tell whether another page follows) and its cursor. */
+function toPage<Row extends { id: string; cursorAt: string }>(rows: Row[], limit: number) {
+  const more = rows.length > limit;
+  const shown = more ? rows.slice(0, limit) : rows;
+  const last = shown.at(-1);
+  return { shown, nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null };
+}
+
+async function countAccounts(db: Db, filter: SQL): Promise<number> {
+  const [row] = await db
+    .select({ total: sql<number>`count(*)`.mapWith(Number) })
+    .from(accounts)
+    .where(filter);
+  return row?.total ?? 0;
+}
+
+const newestFirst = [desc(accounts.createdAt), desc(accounts.id)];
+
+/** A page of the city dealers, newest first, with their franchise and driver counts. */
+export async function findCityDealers(db: Db, options: AccountListOptions) {
+  const filter = listConditions(cityDealerScope(accounts), options);
+  const rows = await selectCityDealers(db)
+    .where(and(filter, afterCursor(options.cursor)))
+    .orderBy(...newestFirst)
+    .limit(options.limit + 1);
+  const page = toPage(rows, options.limit);
+  return {
+    rows: page.shown.map(toCityDealer),
+    nextCursor: page.nextCursor,
+    total: await countAccounts(db, filter),
+  };
+}
+
+/** A page of the franchises the caller may see, newest first, with their dealer and driver count. */
+export async function findFranchises(db: Db, caller: AccountScopeCaller, options: AccountListOptions) {
+  const filter = listConditions(franchiseScope(accounts, caller), options);
+  const rows = await selectFranchises(db)
+    .where(and(filter, afterCursor(options.cursor)))
+    .orderBy(...newestFirst)
+    .limit(options.limit + 1);
+  const page = toPage(rows, options.limit);
+  return {
+    rows: page.shown.map(toFranchise),
+    nextCursor: page.nextCursor,
+    total: await countAccounts(db, filter),
+  };
+}
+
+export async function findCityDealer(db: DbExecutor, id: string): Promise<CityDealer | null> {
+  const [row] = await selectCityDealers(db)
+    .where(and(eq(accounts.id, id), cityDealerScope(accounts)))
+    .limit(1);
+  return row ? toCityDealer(row) : null;
+}
+
+export async function findFranchise(
+  db: DbExecutor,
+  caller: AccountScopeCaller,
+  id: string,
+): Promise<Franchise | null> {
+  const [row] = await selectFranchises(db)
+    .where(and(eq(accounts.id, id), franchiseScope(accounts, caller)))
+    .limit(1);
+  return row ? toFranchise(row) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Creation
+
+/** Whether an error (or one it wraps) is PostgreSQL's unique violation. */
+function isUniqueViolation(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+export type NewStaffAccount = {
+  role: 'city_dealer' | 'franchise';
+  name: string;
+  email: string;
+  passwordHash: string;
+  state: State;
+  dealerId: string | null;
+};
+
+/** Creates a city dealer or franchise account with its audit row, in one transaction. */
+export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaffAccount): Promise<string> {
+  try {
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(accounts)
+        .values({
+          role: input.role,
+          email: input.email,
+          displayName: input.name,
+          state: input.state,
+          dealerId: input.dealerId,
+          passwordHash: input.passwordHash,
+          createdBy: caller.id,
+        })
+        .returning({ id: accounts.id });
+      await recordAudit(tx, actorOf(caller), {
+        action: 'create',
+        resource: input.role === 'city_dealer' ? 'city-dealers' : 'franchises',
+        resourceId: row!.id,
+        before: null,
+        after: { name: input.name, email: input.email, state: input.state, dealerId: input.dealerId },
+      });
+      return row!.id;
+    });
+  } catch (error) {
+    // Two creations racing with one email: the unique index decides, with the spec's message.
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', MESSAGES.emailInUse);
+    throw error;
+  }
+}
+
+/** A city dealer that is neither deleted nor disabled, or null. */
+export async function findActiveCityDealer(db: DbExecutor, id: string) {
+  const [row] = await db
+    .select({ id: accounts.id, state: accounts.state })
+    .from(accounts)
+    .where(and(eq(accounts.id, id), cityDealerScope(accounts), eq(accounts.disabled, false)))
+    .limit(1);
+  return row ?? null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+export type AccountPatch = { name?: string; state?: State; disabled?: boolean; dealerId?: string | null };
+
+async function lockAccount(tx: DbExecutor, id: string, scope: SQL) {
+  const [row] = await tx
+    .select({
+      id: accounts.id,
+      name: accounts.displayName,
+      state: accounts.state,
+      disabled: accounts.disabled,
+      dealerId: accounts.dealerId,
+    })
+    .from(accounts)
+    .where(and(eq(accounts.id, id), scope))
+    .for('update');
+  return row ?? null;
+}
+
+/** The fields a patch changes, before and after, for the audit row. */
+function changes(before: Record<string, unknown>, patch: Record<string, unknown>) {
+  const changed = Object.keys(patch).filter((key) => patch[key] !== undefined && patch[key] !== before[key]);
+  return {
+    before: Object.fromEntries(changed.map((key) => [key, before[key] ?? null])),
+    after: Object.fromEntries(changed.map((key) => [key, patch[key] ?? null])),
+  };
+}
+
+async function applyPatch(
+  tx: DbExecutor,
+  caller: Caller,
+  resource: 'city-dealers' | 'franchises',
+  before: NonNullable<Awaited<ReturnType<typeof lockAccount>>>,
+  patch: AccountPatch,
+) {
+  const diff = changes(before, patch);
+  if (Object.keys(diff.after).length === 0) return;
+  await tx
+    .update(accounts)
+    .set({
+      ...(patch.name !== undefined ? { displayName: patch.name } : {}),
+      ...(patch.state !== undefined ? { state: patch.state } : {}),
+      ...(patch.disabled !== undefined ? { disabled: patch.disabled } : {}),
+      ...(patch.dealerId !== undefined ? { dealerId: patch.dealerId } : {}),
+    })
+    .where(eq(accounts.id, before.id));
+  // A disabled account's tokens stop working now, not when they expire.
+  if (patch.disabled === true && !before.disabled) await revokeAccountSessions(tx, before.id);
+  await recordAudit(tx, actorOf(caller), { action: 'update', resource, resourceId: before.id, ...diff });
+}
+
+/** Edits a city dealer; answers null when there is none. */
+export async function updateCityDealer(
+  db: Db,
+  caller: Caller,
+  id: string,
+  patch: Omit<AccountPatch, 'dealerId'>,
+): Promise<CityDealer | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockAccount(tx, id, cityDealerScope(accounts));
+    if (!before) return null;
+    if (patch.state !== undefined && patch.state !== before.state) {
+      // Its franchises work in its state; moving the dealer alone would break that rule.
+      const [row] = await tx
+        .select({ count: sql<number>`count(*)`.mapWith(Number) })
+        .from(accounts)
+        .where(franchiseScope(accounts, { id, role: 'city_dealer' }));
+      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', MESSAGES.stateLockedByFranchises);
+    }
+    await applyPatch(tx, caller, 'city-dealers', before, patch);
+    return findCityDealer(tx, id);
+  });
+}
+
+/** Edits a franchise of the caller's scope; answers null when there is none. */
+export async function updateFranchise(
+  db: Db,
+  caller: Caller,
+  id: string,
+  patch: AccountPatch,
+): Promise<Franchise | null> {
+  return db.transaction(async (tx) => {
+    const before = await lockAccount(tx, id, franchiseScope(accounts, caller));
+    if (!before) return null;
+    if (patch.dealerId !== undefined && caller.role !== 'admin' && patch.dealerId !== before.dealerId) {
+      throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+    }
+    const state = patch.state ?? before.state;
+    if (caller.role === 'city_dealer' && state !== caller.state) {
+      throw new AppError('VALIDATION', MESSAGES.dealerOwnStateOnly(caller.state ?? '-'), {
+        fieldErrors: { state: [MESSAGES.dealerOwnStateOnly(caller.state ?? '-')] },
+      });
+    }
+    if (state !== before.state) {
+      // Its drivers work in its state (drivers are assigned to a franchise of their state).
+      const [row] = await tx
+        .select({ count: sql<number>`count(*)`.mapWith(Number) })
+        .from(drivers)
+        .where(and(eq(drivers.franchiseId, id), isNull(drivers.deletedAt)));
+      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', MESSAGES.stateLockedByDrivers);
+    }
+    const dealerId = patch.dealerId !== undefined ? patch.dealerId : before.dealerId;
+    if (dealerId && (dealerId !== before.dealerId || state !== before.state)) {
+      const [chosen] = await tx
+        .select({ state: accounts.state, disabled: accounts.disabled })
+        .from(accounts)
+        .where(and(eq(accounts.id, dealerId), cityDealerScope(accounts)));
+      // A dealer it already works under may since have been disabled; a new one must be active.
+      const newlyChosen = dealerId !== before.dealerId;
+      if (!chosen || chosen.state !== state || (newlyChosen && chosen.disabled)) {
+        throw new AppError('VALIDATION', MESSAGES.dealerOfOtherState, {
+          fieldErrors: { dealerId: [MESSAGES.dealerOfOtherState] },
+        });
+      }
+    }
+    await applyPatch(tx, caller, 'franchises', before, patch);
+    return findFranchise(tx, caller, id);
+  });
+}
+
+/**
+ * Soft-deletes a city dealer: it is disabled, its tokens end, it leaves the lists, and its
+ * franchises stay, no longer working under any dealer (an admin assigns them to another).
+ * Answers false when there is no such dealer.
+ */
+export async function deleteCityDealer(db: Db, caller: Caller, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const before = await lockAccount(tx, id, cityDealerScope(accounts));
+    if (!before) return false;
+    const deletedAt = new Date();
+    await tx
+      .update(accounts)
+      .set({ deletedAt, deletedBy: caller.id, disabled: true })
+      .where(eq(accounts.id, id));
+    await revokeAccountSessions(tx, id);
+    const released = await tx
+      .update(accounts)
+      .set({ dealerId: null })
+      .where(and(eq(accounts.dealerId, id), eq(accounts.role, 'franchise')))
+      .returning({ id: accounts.id });
+    const actor = actorOf(caller);
+    await recordAudit(tx, actor, {
+      action: 'delete',
+      resource: 'city-dealers',
+      resourceId: id,
+      before: { deletedAt: null, disabled: before.disabled },
+      after: {
+        deletedAt: deletedAt.toISOString(),
+        disabled: true,
+        releasedFranchises: released.map((f) => f.id),
+      },
+    });
+    for (const franchise of released) {
+      await recordAudit(tx, actor, {
+        action: 'update',
+        resource: 'franchises',
+        resourceId: franchise.id,
+        before: { dealerId: id },
+        after: { dealerId: null },
+      });
+    }
+    return true;
+  });
+}

@@ -1,0 +1,105 @@
+import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { useSession } from '../../lib/session-context';
+import { useConfirmPasswordReset } from './api';
+
+const TITLE = 'Choose a new password';
+
+/**
+ * Where the link of a password reset email leads: a new password, typed twice, replaces the old
+ * one; every earlier session ends and the user is signed in fresh.
+ */
+export function ResetPasswordScreen() {
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const navigate = useNavigate();
+  const { startSession } = useSession();
+  const confirm = useConfirmPasswordReset();
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
+  useEffect(() => {
+    document.title = `${TITLE} · Book-My-ETaxi`;
+  }, []);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const mismatch = !password || !repeated ? MESSAGES.fillAllFields : password !== repeated;
+    if (mismatch) {
+      setProblem(mismatch === true ? MESSAGES.passwordsDiffer : mismatch);
+      return;
+    }
+    setProblem(null);
+    confirm.mutate(
+      { token, password },
+      {
+        onSuccess: (data) => {
+          startSession({ idToken: data.idToken, expirationTime: data.expirationTime, role: data.role });
+          navigate('/welcome', { replace: true });
+        },
+      },
+    );
+  };
+
+  const error = problem ?? (confirm.isError ? confirm.error.message : null);
+  const linkIsBad = !token || confirm.error?.message === MESSAGES.resetLinkInvalid;
+
+  return (
+    <Center mih="calc(100dvh - 100px)">
+      <Paper withBorder shadow="sm" p="lg" w="100%" maw={420}>
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Title order={2} size="h3">
+              {TITLE}
+            </Title>
+            {!token ? (
+              <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
+                {MESSAGES.resetLinkMissing}
+              </Alert>
+            ) : (
+              <>
+                {error && (
+                  <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
+                    {error}
+                  </Alert>
+                )}
+                <Text size="sm" c="dimmed">
+                  At least {PASSWORD_MIN_LENGTH} characters; common passwords are refused. Every device signed
+                  in with the old password is signed out.
+                </Text>
+                <PasswordInput
+                  label="New password"
+                  autoComplete="new-password"
+                  value={password}
+                  onChange={(e) => setPassword(e.currentTarget.value)}
+                />
+                <PasswordInput
+                  label="Repeat the new password"
+                  autoComplete="new-password"
+                  value={repeated}
+                  onChange={(e) => setRepeated(e.currentTarget.value)}
+                />
+                <Button type="submit" loading={confirm.isPending} fullWidth>
+                  Save the new password
+                </Button>
+              </>
+            )}
+            {linkIsBad && (
+              <Anchor component={Link} to="/reset-password-admin" size="sm" ta="center">
+                Ask for a new link
+              </Anchor>
+            )}
+            <Anchor component={Link} to="/admin" size="sm" ta="center">
+              Back to sign in
+            </Anchor>
+          </Stack>
+        </form>
+      </Paper>
+    </Center>
+  );
+}

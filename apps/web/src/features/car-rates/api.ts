@@ -1,0 +1,81 @@
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { State } from '@bmet/shared/constants';
+import {
+  allRatesResponseSchema,
+  rateHistoryResponseSchema,
+  stateRatesResponseSchema,
+  type AllRates,
+  type StateRates,
+  type UpdateRatesBody,
+} from '@bmet/shared/schemas/car-rate';
+import { apiRequest } from '../../lib/api-client';
+
+export const carRateKeys = {
+  all: ['car-rates'] as const,
+  rates: ['car-rates', 'rates'] as const,
+  history: (state: State) => ['car-rates', 'history', state] as const,
+};
+
+/** Every state's rates (30 states x 5 car types at most: one small answer). */
+export function useAllRates() {
+  return useQuery({
+    queryKey: carRateKeys.rates,
+    queryFn: ({ signal }) =>
+      apiRequest('GET', '/admin/getAllRates', allRatesResponseSchema, { signal }).then((r) => r.data),
+  });
+}
+
+/** Puts a state's rates as the server answered them into the cached list of all rates. */
+function useStoreStateRates() {
+  const client = useQueryClient();
+  return (state: State, rates: StateRates) => {
+    client.setQueryData<AllRates>(carRateKeys.rates, (all) => ({ ...all, [state]: rates }));
+    void client.invalidateQueries({ queryKey: carRateKeys.history(state) });
+  };
+}
+
+/** Marks a state's history stale: someone else's change shows up once it is known. */
+export function useRefreshHistory(state: State) {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: carRateKeys.history(state) });
+}
+
+export function useUpdateRates(state: State) {
+  const store = useStoreStateRates();
+  return useMutation({
+    mutationFn: (body: UpdateRatesBody) =>
+      apiRequest('PUT', `/admin/updateRates/${encodeURIComponent(state)}`, stateRatesResponseSchema, {
+        body,
+      }).then((r) => r.data),
+    onSuccess: (rates) => store(state, rates),
+  });
+}
+
+export function useCopyRates() {
+  const store = useStoreStateRates();
+  return useMutation({
+    mutationFn: ({ from, to }: { from: State; to: State }) =>
+      apiRequest('POST', '/admin/copyRates', stateRatesResponseSchema, { body: { from, to } }).then(
+        (r) => r.data,
+      ),
+    onSuccess: (rates, { to }) => store(to, rates),
+  });
+}
+
+export function useRateHistory(state: State) {
+  return useInfiniteQuery({
+    queryKey: carRateKeys.history(state),
+    queryFn: ({ pageParam, signal }) => {
+      const search = new URLSearchParams({ limit: '10' });
+      if (pageParam) search.set('cursor', pageParam);
+      return apiRequest(
+        'GET',
+        `/admin/rates-history/${encodeURIComponent(state)}?${search.toString()}`,
+        rateHistoryResponseSchema,
+        { signal },
+      );
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  });
+}

@@ -1,0 +1,111 @@
+import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
+import { useState } from 'react';
+import { CAR_TYPE_LABELS, CAR_TYPES, STATES, type State } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { StateRates } from '@bmet/shared/schemas/car-rate';
+import { useCopyRates } from './api';
+import { stateLabel } from './format';
+
+type Outcome = { ok: true; message: string } | { ok: false; message: string };
+
+/** Copies this state's rate sets onto another state, after a confirmation that names what changes. */
+export function CopyRates({ state, rates }: { state: State; rates: StateRates }) {
+  const [target, setTarget] = useState<State | ''>('');
+  const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const copy = useCopyRates();
+  const types = CAR_TYPES.filter((type) => rates[type]);
+  const typeList = types.map((type) => CAR_TYPE_LABELS[type]).join(', ');
+
+  const run = () => {
+    if (!target) return;
+    copy.mutate(
+      { from: state, to: target },
+      {
+        onSuccess: () => {
+          setOutcome({ ok: true, message: MESSAGES.ratesCopied(stateLabel(state), stateLabel(target)) });
+          setTarget('');
+        },
+        onError: (error) => setOutcome({ ok: false, message: error.message }),
+        onSettled: () => setConfirming(false),
+      },
+    );
+  };
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="copy-rates-title">
+      <Stack gap="sm">
+        <Title order={4} id="copy-rates-title">
+          Copy these rates to another state
+        </Title>
+        {types.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {stateLabel(state)} has no rates to copy yet.
+          </Text>
+        ) : (
+          <>
+            <Text size="xs" c="dimmed">
+              The state you choose gets the rates of {stateLabel(state)} for {typeList}. Its rates for any
+              other car type stay as they are.
+            </Text>
+            <Group align="end" gap="sm">
+              <NativeSelect
+                label="Copy to"
+                value={target}
+                onChange={(event) => {
+                  setTarget(event.currentTarget.value as State | '');
+                  setOutcome(null);
+                }}
+                data={[
+                  { value: '', label: MESSAGES.selectState, disabled: true },
+                  ...STATES.filter((other) => other !== state).map((other) => ({
+                    value: other,
+                    label: stateLabel(other),
+                  })),
+                ]}
+                style={{ flex: '1 1 200px' }}
+              />
+              <Button variant="default" disabled={!target} onClick={() => setConfirming(true)}>
+                Copy rates
+              </Button>
+            </Group>
+          </>
+        )}
+        {outcome && (
+          <Alert
+            color={outcome.ok ? 'teal' : 'red'}
+            role={outcome.ok ? 'status' : 'alert'}
+            withCloseButton
+            closeButtonLabel="Dismiss"
+            onClose={() => setOutcome(null)}
+          >
+            {outcome.message}
+          </Alert>
+        )}
+      </Stack>
+      <Modal
+        opened={confirming && Boolean(target)}
+        onClose={() => setConfirming(false)}
+        title="Copy rates"
+        closeButtonProps={{ 'aria-label': 'Close' }}
+      >
+        {target && (
+          <Stack gap="md">
+            <Text size="sm">
+              Copy the rates of {stateLabel(state)} ({typeList}) to {stateLabel(target)}? The rates of{' '}
+              {stateLabel(target)} for these car types will be replaced.
+            </Text>
+            <Group justify="flex-end" gap="sm">
+              <Button variant="default" onClick={() => setConfirming(false)}>
+                Cancel
+              </Button>
+              <Button loading={copy.isPending} onClick={run}>
+                Copy to {stateLabel(target)}
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
+    </Paper>
+  );
+}

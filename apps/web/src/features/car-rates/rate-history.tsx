@@ -1,0 +1,88 @@
+import { Button, Center, Loader, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { CAR_TYPE_LABELS, RATE_FIELDS, type State } from '@bmet/shared/constants';
+import type { RateHistoryEntry } from '@bmet/shared/schemas/car-rate';
+import { useRateHistory } from './api';
+import { formatDateTime, stateLabel } from './format';
+
+const shown = (value: number | null) => (value === null ? 'blank' : String(value));
+
+/** The fields a change touched, as 'basePrice 70 → 75'; every field for a car type just added. */
+function changedFields(entry: RateHistoryEntry): string[] {
+  return RATE_FIELDS.filter((field) => entry.before?.[field] !== entry.after[field]).map((field) =>
+    entry.before
+      ? `${field} ${shown(entry.before[field])} → ${shown(entry.after[field])}`
+      : `${field} ${shown(entry.after[field])}`,
+  );
+}
+
+function summaryOf(entry: RateHistoryEntry): string {
+  const type = CAR_TYPE_LABELS[entry.carType];
+  switch (entry.action) {
+    case 'create':
+      return `${type} added`;
+    case 'copy':
+      return `${type} copied from ${entry.copiedFrom ? stateLabel(entry.copiedFrom) : 'another state'}`;
+    default:
+      return `${type} updated`;
+  }
+}
+
+/** Who changed the state's rates, when, and from what to what; newest first. */
+export function RateHistory({ state }: { state: State }) {
+  const history = useRateHistory(state);
+  const entries = history.data?.pages.flatMap((page) => page.data) ?? [];
+
+  return (
+    <Paper withBorder p="md" radius="md" component="section" aria-labelledby="rate-history-title">
+      <Stack gap="sm">
+        <Title order={4} id="rate-history-title">
+          Change history
+        </Title>
+        {history.isPending ? (
+          <Center>
+            <Loader size="sm" aria-label="Loading the change history" />
+          </Center>
+        ) : history.isError ? (
+          <Text c="red" size="sm" role="alert">
+            {history.error.message}
+          </Text>
+        ) : entries.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            No changes to the rates of {stateLabel(state)} yet.
+          </Text>
+        ) : (
+          <Timeline
+            bulletSize={12}
+            lineWidth={2}
+            active={entries.length}
+            aria-label={`Changes to the rates of ${stateLabel(state)}`}
+          >
+            {entries.map((entry) => (
+              <Timeline.Item key={entry.id} title={summaryOf(entry)}>
+                <Text size="xs" c="dimmed">
+                  {entry.changedBy?.name ?? 'Unknown'} · {formatDateTime(entry.changedAt)} · version{' '}
+                  {entry.version}
+                </Text>
+                <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+                  {changedFields(entry).join(', ') || 'No values changed'}
+                </Text>
+              </Timeline.Item>
+            ))}
+          </Timeline>
+        )}
+        {history.hasNextPage && (
+          <Center>
+            <Button
+              variant="default"
+              size="xs"
+              loading={history.isFetchingNextPage}
+              onClick={() => void history.fetchNextPage()}
+            >
+              Show older changes
+            </Button>
+          </Center>
+        )}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,341 @@
+import {
+  Alert,
+  Button,
+  Grid,
+  Group,
+  Menu,
+  NativeSelect,
+  NumberInput,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Text,
+} from '@mantine/core';
+import { IconCheck, IconPlus, IconRefresh } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import {
+  CAR_TYPE_LABELS,
+  CAR_TYPES,
+  RATE_FIELDS,
+  type CarType,
+  type RateField,
+  type State,
+} from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import {
+  RATE_FIELD_MAX,
+  rateValuesInputSchema,
+  type RateSet,
+  type StateRates,
+} from '@bmet/shared/schemas/car-rate';
+import { ApiError } from '../../lib/api-client';
+import { useRefreshHistory, useUpdateRates } from './api';
+import { CopyRates } from './copy-rates';
+import { FarePreview, type DraftValues } from './fare-preview';
+import { stateLabel } from './format';
+import { RateHistory } from './rate-history';
+
+type FormValues = Record<RateField, number | string>;
+type FieldErrors = Partial<Record<RateField, string>>;
+
+type Message =
+  | { kind: 'success' | 'info'; text: string }
+  | { kind: 'select-type' }
+  | { kind: 'error'; detail: string }
+  | { kind: 'conflict'; detail: string };
+
+const DESCRIPTIONS: Record<RateField, string> = Object.fromEntries(
+  RATE_FIELDS.map((field) => [
+    field,
+    field === 'rushHour'
+      ? `Multiplier, 0 to ${RATE_FIELD_MAX[field]}`
+      : `Rupees, 0 to ${RATE_FIELD_MAX[field].toLocaleString('en-IN')}`,
+  ]),
+) as Record<RateField, string>;
+
+/** The grid's values for a stored set: blank where the set has none. */
+const formOf = (set: RateSet | undefined): FormValues =>
+  Object.fromEntries(RATE_FIELDS.map((field) => [field, set?.[field] ?? ''])) as FormValues;
+
+/** The grid's inputs as numbers, blank as null (and text that is no number as NaN, refused below). */
+const draftOf = (values: FormValues): DraftValues =>
+  Object.fromEntries(
+    RATE_FIELDS.map((field) => {
+      const value = values[field];
+      return [field, typeof value === 'number' ? value : value.trim() === '' ? null : Number(value)];
+    }),
+  ) as DraftValues;
+
+/** A car type offered by the spec's select: the state has it, with a basePrice. */
+const isPriced = (rates: StateRates, type: CarType) =>
+  rates[type] !== undefined && rates[type].basePrice !== null;
+
+function SaveMessage({
+  message,
+  onReload,
+  reloading,
+}: {
+  message: Message;
+  onReload: () => void;
+  reloading: boolean;
+}) {
+  switch (message.kind) {
+    case 'success':
+      return (
+        <Alert color="teal" variant="light" role="status" icon={<IconCheck size={18} />}>
+          {message.text}
+        </Alert>
+      );
+    case 'info':
+      return (
+        <Alert color="blue" variant="light" role="status">
+          {message.text}
+        </Alert>
+      );
+    case 'select-type':
+      return (
+        <Alert color="orange" variant="light" role="alert">
+          {MESSAGES.pleaseSelectCarType}
+        </Alert>
+      );
+    case 'error':
+      return (
+        <Alert color="red" variant="light" role="alert" title={MESSAGES.errorUpdatingRates}>
+          {message.detail}
+        </Alert>
+      );
+    case 'conflict':
+      return (
+        <Alert color="red" variant="light" role="alert" title={MESSAGES.errorUpdatingRates}>
+          <Stack gap="xs" align="start">
+            <Text size="sm">{message.detail}</Text>
+            <Button
+              size="xs"
+              variant="white"
+              color="red"
+              leftSection={<IconRefresh size={14} />}
+              loading={reloading}
+              onClick={onReload}
+            >
+              {MESSAGES.reloadCurrentRates}
+            </Button>
+          </Stack>
+        </Alert>
+      );
+  }
+}
+
+/**
+ * The body of step 2 of the rates screen: one state's car types, the field grid of the chosen type
+ * with a fare preview, copying to another state, and the history of changes.
+ */
+export function StateRatesEditor({
+  state,
+  rates,
+  reload,
+}: {
+  state: State;
+  rates: StateRates;
+  /** Fetches the rates again and answers this state's. */
+  reload: () => Promise<StateRates>;
+}) {
+  const [type, setType] = useState<CarType | null>(null);
+  // A car type being added: offered in the select until it is saved or another type is chosen.
+  const [adding, setAdding] = useState<CarType | null>(null);
+  const [values, setValues] = useState<FormValues>(() => formOf(undefined));
+  // The version the grid's values were read from: a save is based on it, not on later reads.
+  const [baseVersion, setBaseVersion] = useState<number | undefined>(undefined);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<Message | null>(null);
+  const [reloading, setReloading] = useState(false);
+  const update = useUpdateRates(state);
+  const refreshHistory = useRefreshHistory(state);
+
+  const offered = CAR_TYPES.filter((t) => isPriced(rates, t) || t === adding);
+  const addable = CAR_TYPES.filter((t) => !isPriced(rates, t) && t !== adding);
+  const label = type ? CAR_TYPE_LABELS[type] : null;
+  const draft = draftOf(values);
+
+  const fill = (next: CarType | null, set: RateSet | undefined) => {
+    setType(next);
+    setValues(formOf(set));
+    setBaseVersion(set?.version);
+    setFieldErrors({});
+  };
+
+  const choose = (next: CarType | null) => {
+    setAdding(null);
+    setMessage(null);
+    fill(next, next ? rates[next] : undefined);
+  };
+
+  const add = (next: CarType) => {
+    setAdding(next);
+    setMessage(null);
+    fill(next, rates[next]);
+  };
+
+  const reloadCurrent = async () => {
+    setReloading(true);
+    try {
+      const fresh = await reload();
+      void refreshHistory();
+      if (type && fresh[type]) setAdding(null);
+      if (type) fill(type, fresh[type]);
+      setMessage({ kind: 'info', text: 'The current rates are loaded. Make your changes again and save.' });
+    } catch (error) {
+      setMessage({
+        kind: 'error',
+        detail: error instanceof Error ? error.message : MESSAGES.errorFetchingRates,
+      });
+    } finally {
+      setReloading(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!type) {
+      setMessage({ kind: 'select-type' });
+      return;
+    }
+    const parsed = rateValuesInputSchema.safeParse(draft);
+    if (!parsed.success) {
+      const errors: FieldErrors = {};
+      for (const issue of parsed.error.issues) errors[issue.path[0] as RateField] ??= issue.message;
+      setFieldErrors(errors);
+      const [first] = Object.entries(errors);
+      setMessage({
+        kind: 'error',
+        detail:
+          Object.keys(errors).length === 1 && first ? `${first[0]}: ${first[1]}` : MESSAGES.validationFailed,
+      });
+      return;
+    }
+    setFieldErrors({});
+    setMessage(null);
+    const savedType = type;
+    update.mutate(
+      { [savedType]: { ...parsed.data, ...(baseVersion === undefined ? {} : { version: baseVersion }) } },
+      {
+        onSuccess: (stored) => {
+          setAdding(null);
+          fill(savedType, stored[savedType]);
+          setMessage({ kind: 'success', text: MESSAGES.ratesUpdated(CAR_TYPE_LABELS[savedType]) });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError && error.status === 409) {
+            // The history shows who saved in between.
+            void refreshHistory();
+            setMessage({ kind: 'conflict', detail: error.message });
+            return;
+          }
+          const errors: FieldErrors = {};
+          if (error instanceof ApiError) {
+            for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) {
+              const field = key.replace(`${savedType}.`, '') as RateField;
+              if (RATE_FIELDS.includes(field)) errors[field] = messages[0];
+            }
+          }
+          setFieldErrors(errors);
+          setMessage({ kind: 'error', detail: error.message });
+        },
+      },
+    );
+  };
+
+  return (
+    <Stack gap="md">
+      <Grid gap="md" align="start">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <Paper withBorder p="md" radius="md" component="form" onSubmit={submit} noValidate>
+            <Stack gap="md">
+              <Group align="end" gap="sm">
+                <NativeSelect
+                  label="Car type"
+                  value={type ?? ''}
+                  onChange={(event) => choose((event.currentTarget.value as CarType) || null)}
+                  data={[
+                    { value: '', label: MESSAGES.selectCarType, disabled: true },
+                    ...offered.map((t) => ({
+                      value: t,
+                      label: t === adding ? `${CAR_TYPE_LABELS[t]} (new)` : CAR_TYPE_LABELS[t],
+                    })),
+                  ]}
+                  style={{ flex: '1 1 220px' }}
+                />
+                {addable.length > 0 && (
+                  <Menu position="bottom-end" withinPortal>
+                    <Menu.Target>
+                      <Button variant="default" leftSection={<IconPlus size={16} />}>
+                        Add a car type
+                      </Button>
+                    </Menu.Target>
+                    <Menu.Dropdown>
+                      {addable.map((t) => (
+                        <Menu.Item key={t} onClick={() => add(t)}>
+                          {CAR_TYPE_LABELS[t]}
+                        </Menu.Item>
+                      ))}
+                    </Menu.Dropdown>
+                  </Menu>
+                )}
+              </Group>
+              {offered.length === 0 && (
+                <Text size="sm" c="dimmed">
+                  No car type has rates in {stateLabel(state)} yet. Add one to set its rates.
+                </Text>
+              )}
+              {type && adding === type && (
+                <Text size="sm" c="dimmed">
+                  {CAR_TYPE_LABELS[type]} is new in {stateLabel(state)}: enter its rates and save them.
+                </Text>
+              )}
+              {type && (
+                <SimpleGrid cols={2} spacing="sm" verticalSpacing="sm">
+                  {RATE_FIELDS.map((field) => (
+                    <NumberInput
+                      key={field}
+                      label={field}
+                      description={DESCRIPTIONS[field]}
+                      value={values[field]}
+                      onChange={(value) => setValues((current) => ({ ...current, [field]: value }))}
+                      error={fieldErrors[field]}
+                      min={0}
+                      max={RATE_FIELD_MAX[field]}
+                      clampBehavior="none"
+                      allowNegative={false}
+                      inputMode="decimal"
+                    />
+                  ))}
+                </SimpleGrid>
+              )}
+              <Group>
+                <Button type="submit" loading={update.isPending}>
+                  {label ? MESSAGES.updateTypeRates(label) : 'Update Rates'}
+                </Button>
+              </Group>
+              {message && (
+                <SaveMessage message={message} onReload={() => void reloadCurrent()} reloading={reloading} />
+              )}
+            </Stack>
+          </Paper>
+        </Grid.Col>
+        {type && (
+          <Grid.Col span={{ base: 12, md: 5 }}>
+            <FarePreview values={draft} />
+          </Grid.Col>
+        )}
+      </Grid>
+
+      <Grid gap="md" align="start">
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <CopyRates state={state} rates={rates} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <RateHistory state={state} />
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}

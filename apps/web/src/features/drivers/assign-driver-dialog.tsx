@@ -1,0 +1,116 @@
+import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { useState } from 'react';
+import type { State } from '@bmet/shared/constants';
+import { STATES } from '@bmet/shared/constants';
+import type { Driver } from '@bmet/shared/schemas/driver';
+import { useAssignDriver, useFranchiseOptions } from './api';
+
+const title = (state: string) => state.replace(/\b\w/g, (c) => c.toUpperCase());
+
+/** Admins put a driver under a franchise (its state follows) or, without one, only in a state. */
+export function AssignDriverDialog({
+  driver,
+  opened,
+  onClose,
+}: {
+  driver: Driver;
+  opened: boolean;
+  onClose: () => void;
+}) {
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), 250);
+  const [franchiseId, setFranchiseId] = useState<string | null>(driver.franchiseId);
+  const [state, setState] = useState<string | null>(driver.state);
+  const options = useFranchiseOptions(q, opened);
+  const assign = useAssignDriver(driver.id);
+
+  const franchises = options.data ?? [];
+  const data = franchises.map((f) => ({
+    value: f.id,
+    label: `${f.name} (${f.state ? title(f.state) : 'no state'})`,
+  }));
+  if (driver.franchiseId && driver.franchiseName && !data.some((d) => d.value === driver.franchiseId)) {
+    data.unshift({ value: driver.franchiseId, label: driver.franchiseName });
+  }
+  const chosen = franchises.find((f) => f.id === franchiseId);
+
+  const save = () =>
+    assign.mutate(
+      { franchiseId, state: franchiseId ? null : ((state as State | null) ?? null) },
+      {
+        onSuccess: (updated) => {
+          notifications.show({
+            color: 'teal',
+            message: updated.franchiseName
+              ? `${updated.name} now drives for ${updated.franchiseName}.`
+              : `${updated.name} is not assigned to a franchise.`,
+          });
+          onClose();
+        },
+      },
+    );
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={`Assign ${driver.name}`}
+      closeButtonProps={{ 'aria-label': 'Close' }}
+    >
+      <Stack>
+        <Select
+          label="Franchise"
+          placeholder="Search franchises"
+          searchable
+          clearable
+          searchValue={search}
+          onSearchChange={setSearch}
+          filter={({ options: all }) => all}
+          data={data}
+          value={franchiseId}
+          onChange={(value) => {
+            setFranchiseId(value);
+            const f = franchises.find((x) => x.id === value);
+            if (f?.state) setState(f.state);
+          }}
+          nothingFoundMessage={options.isFetching ? 'Searching...' : 'No franchise found'}
+        />
+        <Select
+          label="State"
+          placeholder="Select State"
+          data={STATES.map((s) => ({ value: s, label: title(s) }))}
+          value={state}
+          onChange={setState}
+          disabled={Boolean(franchiseId)}
+          description={
+            franchiseId
+              ? "A driver works in its franchise's state."
+              : 'Without a franchise, the driver only gets a state.'
+          }
+          searchable
+          clearable
+        />
+        {chosen?.dealerName && (
+          <Text size="sm" c="dimmed">
+            Under city dealer {chosen.dealerName}.
+          </Text>
+        )}
+        {assign.error && (
+          <Alert color="red" role="alert">
+            {assign.error.message}
+          </Alert>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button onClick={save} loading={assign.isPending}>
+            Save assignment
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}
