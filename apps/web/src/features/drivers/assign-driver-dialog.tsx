@@ -20,9 +20,11 @@ export function AssignDriverDialog({
   onClose: () => void;
 }) {
   const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 250);
   const [franchiseId, setFranchiseId] = useState<string | null>(driver.franchiseId);
+  const [chosenLabel, setChosenLabel] = useState<string | null>(driver.franchiseName);
   const [state, setState] = useState<string | null>(driver.state);
+  // The box shows the chosen franchise's name; that is not a search.
+  const [q] = useDebouncedValue(search === chosenLabel ? '' : search.trim(), 250);
   const options = useFranchiseOptions(q, opened);
   const assign = useAssignDriver(driver.id);
 
@@ -70,8 +72,10 @@ export function AssignDriverDialog({
           filter={({ options: all }) => all}
           data={data}
           value={franchiseId}
-          onChange={(value) => {
+          allowDeselect={false}
+          onChange={(value, option) => {
             setFranchiseId(value);
+            setChosenLabel(option?.label ?? null);
             const f = franchises.find((x) => x.id === value);
             if (f?.state) setState(f.state);
           }}

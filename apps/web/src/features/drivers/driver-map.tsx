@@ -29,7 +29,8 @@ export function DriverMap({ position, label }: { position: Position; label: stri
     <MapContainer
       center={[position.lat, position.long]}
       zoom={ZOOM}
-      style={{ height: 300, width: '100%', borderRadius: 8 }}
+      // Leaflet's panes and controls use z-indexes up to 1000; isolate them so dialogs stay on top.
+      style={{ height: 300, width: '100%', borderRadius: 8, isolation: 'isolate' }}
       scrollWheelZoom={false}
       aria-label={`Map of ${label}`}
     >
