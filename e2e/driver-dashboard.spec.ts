@@ -1,0 +1,461 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  ACCOUNTS,
+  authHeader,
+  expect,
+  fetchDrivers,
+  signInThroughApi,
+  test,
+  type ListedDriver,
+  type Session,
+} from './fixtures';
+
+/**
+ * The driver dashboard behind 'More', against the seeded demo drivers. Tests run in parallel on
+ * one server, so each test that changes a driver takes it from a group of drivers no other test
+ * uses: the demo names franchises '<City> <Area> EV Cabs', and
+ *   - drivers of Kolkata franchises: document review (a city dealer of Mumbai only reads one),
+ *   - drivers of Chennai franchises: document upload,
+ *   - drivers of New Delhi franchises: live position,
+ *   - drivers of Bengaluru franchises and drivers without a franchise: only read,
+ * except the last driver without a franchise, which drivers.spec.ts deletes and restores.
+ */
+
+// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
+test.describe.configure({ timeout: 90_000 });
+
+/** The dashboard waits on the API; the machine running the tests may be busy. */
+const NETWORK = { timeout: 20_000 };
+
+/** The spec's ten documents, in its order and with its labels. */
+const DOCUMENT_LABELS = [
+  'Aadhar Card',
+  'Address Proof',
+  'Driver Licence',
+  'Fitness Certificate',
+  'Identity Detail',
+  'PAN Card',
+  'Pollution Certificate',
+  'RC Certificate',
+  'Vehicle Audit',
+  'Vehicle Permit',
+];
+
+const STATUS_LABELS = {
+  not_submitted: 'Not submitted',
+  submitted: 'Submitted',
+  approved: 'Approved',
+  rejected: 'Rejected',
+} as const;
+
+type DriverDocument = {
+  key: string;
+  label: string;
+  status: keyof typeof STATUS_LABELS;
+  hasImage: boolean;
+};
+type HistoryEntry = { customerName: string | null; pickUpLocation: string | null };
+type RatingEntry = { customerName: string | null; description: string | null; rating: number | null };
+type Ratings = { data: RatingEntry[]; summary: { average: number | null; count: number } };
+
+async function getData<T>(request: APIRequestContext, session: Session, path: string): Promise<T> {
+  const response = await request.get(path, { headers: authHeader(session) });
+  expect(response.status(), await response.text()).toBe(200);
+  return (await response.json()) as T;
+}
+
+const documentsOf = async (request: APIRequestContext, session: Session, id: string) =>
+  (await getData<{ data: DriverDocument[] }>(request, session, `/api/drivers/driver/${id}/documents`)).data;
+
+/** The first driver of a group for which `accept` holds, in list order. */
+async function pick(
+  drivers: ListedDriver[],
+  accept: (driver: ListedDriver) => boolean | Promise<boolean>,
+): Promise<ListedDriver> {
+  for (const driver of drivers) if (await accept(driver)) return driver;
+  throw new Error('The demo data has no such driver.');
+}
+
+const ofCity = (drivers: ListedDriver[], city: string) =>
+  drivers.filter((d) => d.franchiseName?.startsWith(`${city} `));
+/** Drivers without a franchise, less the one drivers.spec.ts deletes. */
+const unassigned = (drivers: ListedDriver[]) => drivers.filter((d) => !d.franchiseId).slice(0, -1);
+
+const section = (page: Page, title: string) => page.getByRole('region', { name: title });
+const documentRow = (page: Page, label: string) =>
+  section(page, 'Document details')
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: label, exact: true }) });
+const statusCell = (page: Page, label: string) => documentRow(page, label).getByRole('cell').nth(2);
+const coordinates = (position: { lat: number; long: number }) =>
+  `(${position.lat.toFixed(5)}, ${position.long.toFixed(5)})`;
+
+async function openDashboard(page: Page, driver: ListedDriver) {
+  await page.goto(`/drivers/${driver.id}`);
+  await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+}
+
+test.describe('driver dashboard as admin', () => {
+  test.use({ role: 'admin' });
+
+  test('More opens the four sections: information with the map, documents, bookings and ratings', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const drivers = await fetchDrivers(request, session!);
+    let history: { data: HistoryEntry[]; nextCursor: string | null } | undefined;
+    let ratings: Ratings | undefined;
+    // A driver with every kind of entry: bookings, and ratings of which one was given no stars.
+    const driver = await pick(ofCity(drivers, 'Bengaluru'), async (d) => {
+      if (!d.email || !d.phoneNumber || !d.position || !d.vehicleNumber) return false;
+      history = await getData(request, session!, `/api/drivers/driver/${d.id}/history?limit=10`);
+      ratings = await getData(request, session!, `/api/drivers/driver/${d.id}/ratings?limit=10`);
+      return history!.data.length > 0 && ratings!.data.some((r) => r.rating === null);
+    });
+    const documents = await documentsOf(request, session!, driver.id);
+
+    await page.goto('/drivers');
+    await page.getByRole('textbox', { name: 'Search drivers' }).fill(driver.vehicleNumber!);
+    const row = page.locator('tbody tr').filter({ hasText: driver.name });
+    await expect(page.locator('tbody tr')).toHaveCount(1, NETWORK);
+    await row.getByRole('button', { name: 'More' }).click();
+    await expect(page).toHaveURL(new RegExp(`/drivers/${driver.id}$`));
+    await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+    // The spec's four sections, in its order (the screen may add its own after them).
+    await expect(page.getByRole('heading', { level: 3 }).first()).toHaveText('Driver information', NETWORK);
+    const sections = await page.getByRole('heading', { level: 3 }).allTextContents();
+    expect(sections.slice(0, 4)).toEqual([
+      'Driver information',
+      'Document details',
+      'Booking history',
+      'Rating details',
+    ]);
+
+    await test.step('Driver information: name, email, phone and the map at the position', async () => {
+      const info = section(page, 'Driver information');
+      await expect(info).toContainText(`Name${driver.name}`);
+      await expect(info).toContainText(`Email${driver.email}`);
+      await expect(info).toContainText(`Phone${driver.phoneNumber}`);
+      const map = info.locator('.leaflet-container');
+      await expect(map).toBeVisible();
+      expect((await map.boundingBox())?.height).toBeCloseTo(300, 0);
+      // Tiles cannot load offline; the marker does not need them.
+      await expect(map.locator('.leaflet-marker-icon')).toBeVisible();
+      await expect(map.getByRole('button', { name: driver.name })).toBeVisible();
+      await expect(info.getByTestId('position-age')).toHaveText(
+        /^Last position (just now|\d+ (s|min|h|days) ago) \(/,
+      );
+      await expect(info.getByTestId('position-age')).toContainText(coordinates(driver.position!));
+      await expect(info.getByTestId('location-unknown')).toHaveCount(0);
+    });
+
+    await test.step('Document details: the ten documents with image and status', async () => {
+      const docs = section(page, 'Document details');
+      await expect(docs.getByRole('columnheader')).toHaveText(['Document', 'Image', 'Status', 'Actions']);
+      await expect(docs.locator('tbody tr td:first-child')).toHaveText(DOCUMENT_LABELS, NETWORK);
+      for (const document of documents) {
+        await expect(statusCell(page, document.label)).toContainText(STATUS_LABELS[document.status]);
+        const image = documentRow(page, document.label).getByRole('cell').nth(1);
+        if (document.hasImage)
+          await expect(image.getByRole('img', { name: document.label })).toBeVisible(NETWORK);
+        else await expect(image).toHaveText('No image');
+      }
+    });
+
+    await test.step('Booking history: the spec’s columns, newest first, paged', async () => {
+      const bookings = section(page, 'Booking history');
+      await expect(bookings.getByRole('columnheader')).toHaveText([
+        'Customer Name',
+        'Pickup Location',
+        'Destination Location',
+        'Distance (km)',
+        'Price',
+        'Date and Time',
+      ]);
+      await expect(bookings.locator('tbody tr td:first-child')).toHaveText(
+        history!.data.map((entry) => entry.customerName ?? '-'),
+      );
+      await expect(bookings.locator('tbody tr td:nth-child(2)')).toHaveText(
+        history!.data.map((entry) => entry.pickUpLocation ?? '-'),
+      );
+      await expect(bookings.getByRole('button', { name: 'Load more bookings' })).toHaveCount(
+        history!.nextCursor ? 1 : 0,
+      );
+    });
+
+    await test.step('Rating details: stars or Not rated per entry, average and count', async () => {
+      const { summary, data } = ratings!;
+      const average = summary.average!.toFixed(1);
+      const rated = data.filter((entry) => entry.rating !== null);
+      const ratingDetails = section(page, 'Rating details');
+      await expect(ratingDetails).toContainText(
+        `${average} average from ${summary.count} rating${summary.count === 1 ? '' : 's'}`,
+      );
+      await expect(page.getByText(`★ ${average} (${summary.count})`)).toBeVisible();
+      await expect(ratingDetails.getByText('Not rated', { exact: true })).toHaveCount(
+        data.length - rated.length,
+      );
+      // Stars are named by their value: each rated entry's, and the average's above them.
+      const stars = [...rated, { rating: summary.average }].map((entry) => `${entry.rating} out of 5 stars`);
+      await expect(ratingDetails.getByRole('img', { name: /out of 5 stars$/ })).toHaveCount(stars.length);
+      for (const name of new Set(stars)) {
+        await expect(ratingDetails.getByRole('img', { name, exact: true })).toHaveCount(
+          stars.filter((other) => other === name).length,
+        );
+      }
+      for (const entry of data) {
+        if (entry.customerName)
+          await expect(ratingDetails.getByText(entry.customerName, { exact: true }).first()).toBeVisible();
+        if (entry.description)
+          await expect(ratingDetails.getByText(entry.description, { exact: true }).first()).toBeVisible();
+      }
+    });
+  });
+
+  test('a driver with little on record: No Info, no bookings, no ratings, location unknown', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const drivers = unassigned(await fetchDrivers(request, session!));
+    const noEmail = await pick(drivers, (d) => !d.email);
+    const nowhere = await pick(drivers, async (d) => {
+      if (d.position) return false;
+      const ratings = await getData<Ratings>(request, session!, `/api/drivers/driver/${d.id}/ratings`);
+      return ratings.summary.count === 0;
+    });
+
+    await test.step('no email: No Info', async () => {
+      await openDashboard(page, noEmail);
+      await expect(section(page, 'Driver information')).toContainText('EmailNo Info');
+    });
+
+    await test.step('no position, bookings or ratings', async () => {
+      // Holds the booking history back until its loading text has been seen.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(
+        (url) => url.pathname.endsWith('/history'),
+        async (route) => {
+          await held;
+          await route.continue();
+        },
+      );
+      await openDashboard(page, nowhere);
+      const bookings = section(page, 'Booking history');
+      await expect(bookings).toContainText('Loading booking history...');
+      release();
+      await expect(bookings).toContainText('No booking history available.', NETWORK);
+      await expect(bookings.getByRole('table')).toHaveCount(0);
+
+      const info = section(page, 'Driver information');
+      await expect(info.getByTestId('location-unknown')).toContainText('Location unknown', NETWORK);
+      await expect(info.getByTestId('position-age')).toHaveCount(0);
+      // The default place of the spec (lat 20, long 20) still has the marker.
+      await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
+
+      const ratings = section(page, 'Rating details');
+      await expect(ratings).toContainText('No ratings yet', NETWORK);
+      await expect(ratings).toContainText('No rating details available.');
+      await expect(page.getByText(/^★ /)).toHaveCount(0);
+    });
+  });
+
+  test('clicking a document image opens it full screen; clicking the overlay closes it', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const drivers = ofCity(await fetchDrivers(request, session!), 'Bengaluru');
+    let document: DriverDocument | undefined;
+    const driver = await pick(drivers, async (d) => {
+      document = (await documentsOf(request, session!, d.id)).find((doc) => doc.hasImage);
+      return document !== undefined;
+    });
+
+    await openDashboard(page, driver);
+    const overlay = page.getByTestId('image-zoom-overlay');
+    await expect(overlay).toHaveCount(0);
+    await section(page, 'Document details')
+      .getByRole('button', { name: `Enlarge ${document!.label} image` })
+      .click(NETWORK);
+    await expect(overlay).toBeVisible();
+    await expect(page.getByRole('dialog', { name: `${document!.label} image, enlarged` })).toBeVisible();
+    const image = overlay.getByRole('img', { name: document!.label });
+    await expect(image).toBeVisible();
+    // Full screen: the overlay covers the whole window.
+    const box = await overlay.boundingBox();
+    expect(box).toEqual({ x: 0, y: 0, width: 1366, height: 768 });
+    // The image has loaded (it is drawn from the API's bytes, not a broken link).
+    expect(await image.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+
+    await overlay.click({ position: { x: 10, y: 10 } });
+    await expect(overlay).toHaveCount(0);
+  });
+
+  test('approving a submitted document and rejecting another with a reason', async ({
+    page,
+    request,
+    session,
+  }) => {
+    let submitted: DriverDocument[] = [];
+    const driver = await pick(ofCity(await fetchDrivers(request, session!), 'Kolkata'), async (d) => {
+      submitted = (await documentsOf(request, session!, d.id)).filter(
+        (doc) => doc.status === 'submitted' && doc.hasImage,
+      );
+      return submitted.length >= 2;
+    });
+    const [approve, reject] = submitted as [DriverDocument, DriverDocument];
+    const reason = 'The number plate cannot be read; please photograph it in daylight.';
+
+    await openDashboard(page, driver);
+    await expect(statusCell(page, approve.label)).toContainText('Submitted', NETWORK);
+    await expect(statusCell(page, approve.label)).toContainText('awaiting review');
+
+    await test.step(`approve ${approve.label}`, async () => {
+      await documentRow(page, approve.label).getByRole('button', { name: 'Approve', exact: true }).click();
+      await expect(page.getByText(`${approve.label} approved.`)).toBeVisible(NETWORK);
+      await expect(statusCell(page, approve.label)).toContainText('Approved', NETWORK);
+      await expect(statusCell(page, approve.label)).toContainText(`by ${ACCOUNTS.admin.displayName},`);
+      await expect(
+        documentRow(page, approve.label).getByRole('button', { name: 'Approve', exact: true }),
+      ).toHaveCount(0);
+    });
+
+    await test.step(`reject ${reject.label} with a reason`, async () => {
+      await documentRow(page, reject.label).getByRole('button', { name: 'Reject', exact: true }).click();
+      const dialog = page.getByRole('dialog', { name: `Reject ${reject.label}` });
+      await expect(dialog).toBeVisible();
+      // Without a reason the server refuses, and the dialog stays open saying why.
+      await dialog.getByRole('button', { name: 'Reject document' }).click();
+      await expect(dialog).toContainText('Give a reason of at least 3 characters.', NETWORK);
+      await expect(statusCell(page, reject.label)).toContainText('Submitted');
+      await dialog.getByRole('textbox', { name: 'Reason' }).fill(reason);
+      await dialog.getByRole('button', { name: 'Reject document' }).click();
+      await expect(dialog).toBeHidden(NETWORK);
+      await expect(statusCell(page, reject.label)).toContainText('Rejected', NETWORK);
+      await expect(statusCell(page, reject.label)).toContainText(`Reason: ${reason}`);
+      await expect(statusCell(page, reject.label)).toContainText(`by ${ACCOUNTS.admin.displayName},`);
+    });
+
+    await test.step('both reviews are stored on the server', async () => {
+      await page.reload();
+      await expect(statusCell(page, approve.label)).toContainText('Approved', NETWORK);
+      await expect(statusCell(page, reject.label)).toContainText(`Reason: ${reason}`);
+    });
+  });
+
+  test('uploading a JPEG for a document not yet submitted makes it Submitted; a fake one is refused', async ({
+    page,
+    request,
+    session,
+  }) => {
+    let missing: DriverDocument | undefined;
+    const driver = await pick(ofCity(await fetchDrivers(request, session!), 'Chennai'), async (d) => {
+      missing = (await documentsOf(request, session!, d.id)).find((doc) => doc.status === 'not_submitted');
+      return missing !== undefined;
+    });
+    const label = missing!.label;
+
+    await openDashboard(page, driver);
+    await expect(statusCell(page, label)).toContainText('Not submitted', NETWORK);
+    await expect(documentRow(page, label).getByRole('cell').nth(1)).toHaveText('No image');
+
+    // A real JPEG, drawn by the browser: the server checks the content, not just the name.
+    const jpeg = await page.evaluate(() => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 200;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#f4f1e8';
+      context.fillRect(0, 0, 320, 200);
+      context.fillStyle = '#1d6f5a';
+      context.fillRect(0, 0, 320, 40);
+      context.fillStyle = '#333';
+      context.font = '20px sans-serif';
+      context.fillText('DL 0420110012345', 20, 110);
+      return canvas.toDataURL('image/jpeg', 0.9).split(',')[1]!;
+    });
+    const choose = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
+      const chooser = page.waitForEvent('filechooser');
+      await documentRow(page, label)
+        .getByRole('button', { name: `Upload ${label}` })
+        .click();
+      await (await chooser).setFiles(file);
+    };
+
+    // A file named and typed as a JPEG that is none: the server reads the content and refuses it.
+    await choose({
+      name: 'licence.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from('not a picture at all'),
+    });
+    await expect(page.getByText('The file is not a readable JPEG or PNG image.')).toBeVisible(NETWORK);
+    await expect(statusCell(page, label)).toContainText('Not submitted');
+
+    await choose({ name: 'licence.jpg', mimeType: 'image/jpeg', buffer: Buffer.from(jpeg, 'base64') });
+    await expect(page.getByText(`${label} uploaded.`)).toBeVisible(NETWORK);
+    await expect(statusCell(page, label)).toContainText('Submitted', NETWORK);
+    await expect(statusCell(page, label)).toContainText('awaiting review');
+    await expect(documentRow(page, label).getByRole('img', { name: label })).toBeVisible(NETWORK);
+    await expect(documentRow(page, label).getByRole('button', { name: `Replace ${label}` })).toBeVisible();
+  });
+
+  test('a position the driver app reports moves the dashboard without a reload', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const driver = await pick(ofCity(await fetchDrivers(request, session!), 'New Delhi'), (d) =>
+      Boolean(d.position),
+    );
+    await openDashboard(page, driver);
+    const info = section(page, 'Driver information');
+    await expect(info.getByTestId('position-age')).toContainText(coordinates(driver.position!), NETWORK);
+    // The server pushes positions; the badge says whether the push channel is open.
+    await expect(info.getByText('Live', { exact: true })).toBeVisible(NETWORK);
+    // A reload would lose this mark.
+    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+
+    // What the driver app does: a device token issued by staff, then a report with it.
+    const idToken = await page.evaluate(() => sessionStorage.getItem('idToken'));
+    const issued = await page.request.post(`/api/drivers/driver/${driver.id}/device-tokens`, {
+      headers: { authorization: `Bearer ${idToken}` },
+      data: { label: 'Browser test phone' },
+    });
+    expect(issued.status(), await issued.text()).toBe(201);
+    const { token } = ((await issued.json()) as { data: { token: string } }).data;
+    const moved = {
+      lat: Number((driver.position!.lat + 0.01234).toFixed(5)),
+      long: Number((driver.position!.long - 0.02345).toFixed(5)),
+    };
+    const reported = await page.request.post('/api/driver-app/location', {
+      headers: { authorization: `Bearer ${token}` },
+      data: moved,
+    });
+    expect(reported.status(), await reported.text()).toBe(204);
+
+    await expect(info.getByTestId('position-age')).toContainText(coordinates(moved), { timeout: 30_000 });
+    await expect(info.getByTestId('position-age')).toContainText(/just now|\d+ s ago/);
+    await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
+  });
+});
+
+test.describe('driver dashboard as city dealer', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('another dealer’s driver, opened by its address, answers Not found', async ({ page, request }) => {
+    const admin = await signInThroughApi(request, 'admin');
+    const foreign = ofCity(await fetchDrivers(request, admin), 'Kolkata').at(-1)!;
+
+    await page.goto(`/drivers/${foreign.id}`);
+    await expect(page.getByRole('alert').filter({ hasText: 'Not found.' })).toBeVisible(NETWORK);
+    await expect(page.getByText(foreign.name)).toHaveCount(0);
+    await expect(section(page, 'Driver information')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Driver List' })).toBeVisible();
+  });
+});
