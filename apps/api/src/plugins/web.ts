@@ -21,7 +21,8 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
   if (built) {
     await app.register(fastifyStatic, {
       root: options.webDist,
-      wildcard: false,
+      // Files are looked up per request, so a rebuild of the web app is served without a restart.
+      wildcard: true,
       index: false,
       setHeaders(reply, path) {
         // Hashed bundles never change; everything else is checked on each visit.
@@ -48,6 +49,10 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new AppError('NOT_FOUND', MESSAGES.notFound);
+    }
+    // A missing file (an old bundle after a deploy) is a 404, not the app's HTML under a .js name.
+    if (/\.[a-z0-9]{1,8}$/i.test(path)) {
+      return reply.status(404).type('text/plain').send('Not found');
     }
     if (!built) {
       return reply
