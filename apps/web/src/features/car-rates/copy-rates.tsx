@@ -3,8 +3,8 @@ import { useState } from 'react';
 import { CAR_TYPE_LABELS, CAR_TYPES, STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { StateRates } from '@bmet/shared/schemas/car-rate';
+import { stateLabel } from '../../lib/format';
 import { useCopyRates } from './api';
-import { stateLabel } from './format';
 
 type Outcome = { ok: true; message: string } | { ok: false; message: string };
 

@@ -2,7 +2,7 @@ import { Group, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { RateField } from '@bmet/shared/constants';
 import { computeFare, isNightHour } from '@bmet/shared/fare';
-import { formatRupees } from './format';
+import { formatRupees } from '../../lib/format';
 
 export type DraftValues = Record<RateField, number | null>;
 

@@ -15,8 +15,8 @@ import { useState } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
+import { stateLabel } from '../../lib/format';
 import { useAllRates } from './api';
-import { stateLabel } from './format';
 import { StateRatesEditor } from './state-rates-editor';
 
 function LoadingRates() {

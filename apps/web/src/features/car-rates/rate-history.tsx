@@ -1,8 +1,9 @@
-import { Button, Center, Loader, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Center, Loader, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
 import { CAR_TYPE_LABELS, RATE_FIELDS, type State } from '@bmet/shared/constants';
 import type { RateHistoryEntry } from '@bmet/shared/schemas/car-rate';
+import { LoadMoreButton } from '../../components/load-more-button';
+import { formatDateTime, stateLabel } from '../../lib/format';
 import { useRateHistory } from './api';
-import { formatDateTime, stateLabel } from './format';
 
 const shown = (value: number | null) => (value === null ? 'blank' : String(value));
 
@@ -70,18 +71,9 @@ export function RateHistory({ state }: { state: State }) {
             ))}
           </Timeline>
         )}
-        {history.hasNextPage && (
-          <Center>
-            <Button
-              variant="default"
-              size="xs"
-              loading={history.isFetchingNextPage}
-              onClick={() => void history.fetchNextPage()}
-            >
-              Show older changes
-            </Button>
-          </Center>
-        )}
+        <LoadMoreButton query={history} size="xs">
+          Show older changes
+        </LoadMoreButton>
       </Stack>
     </Paper>
   );

@@ -29,10 +29,10 @@ import {
   type StateRates,
 } from '@bmet/shared/schemas/car-rate';
 import { ApiError } from '../../lib/api-client';
+import { stateLabel } from '../../lib/format';
 import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
-import { stateLabel } from './format';
 import { RateHistory } from './rate-history';
 
 type FormValues = Record<RateField, number | string>;

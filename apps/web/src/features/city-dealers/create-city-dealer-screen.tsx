@@ -1,12 +1,13 @@
-import { Anchor, Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, NativeSelect } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
-import { PASSWORD_MIN_LENGTH, STATES } from '@bmet/shared/constants';
+import { STATES } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { missingAccountFields } from '@bmet/shared/schemas/account';
+import { AccountForm } from '../../components/account-form';
 import { Page } from '../../components/page';
+import { stateLabel } from '../../lib/format';
 import { useCreateCityDealer, useSendResetLink } from './api';
-import { stateLabel } from './format';
 
 const EMPTY = { name: '', email: '', password: '', state: '' };
 
@@ -15,7 +16,7 @@ export function CreateCityDealerScreen() {
   const [form, setForm] = useState(EMPTY);
   const create = useCreateCityDealer();
   const sendReset = useSendResetLink();
-  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: keyof typeof EMPTY, value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,49 +50,25 @@ export function CreateCityDealerScreen() {
 
   return (
     <Page title={MESSAGES.cityDealerSignUp}>
-      <Paper withBorder p="lg" maw={480} w="100%">
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <TextInput
-              label="Name"
-              value={form.name}
-              onChange={(e) => set('name')(e.currentTarget.value)}
-              autoComplete="off"
-            />
-            <TextInput
-              label="Email"
-              type="email"
-              value={form.email}
-              onChange={(e) => set('email')(e.currentTarget.value)}
-              autoComplete="off"
-            />
-            <PasswordInput
-              label="Password"
-              description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
-              value={form.password}
-              onChange={(e) => set('password')(e.currentTarget.value)}
-              autoComplete="new-password"
-            />
-            <NativeSelect
-              label="State"
-              value={form.state}
-              onChange={(e) => set('state')(e.currentTarget.value)}
-              data={[
-                { value: '', label: MESSAGES.selectStatePlaceholder, disabled: true },
-                ...STATES.map((state) => ({ value: state, label: stateLabel(state) })),
-              ]}
-            />
-            <Group justify="space-between" mt="xs">
-              <Anchor component="button" type="button" size="sm" onClick={forgotPassword}>
-                {MESSAGES.forgotPassword}
-              </Anchor>
-              <Button type="submit" loading={create.isPending}>
-                {MESSAGES.signUp}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+      <AccountForm values={form} onChange={set} onSubmit={submit}>
+        <NativeSelect
+          label="State"
+          value={form.state}
+          onChange={(e) => set('state', e.currentTarget.value)}
+          data={[
+            { value: '', label: MESSAGES.selectStatePlaceholder, disabled: true },
+            ...STATES.map((state) => ({ value: state, label: stateLabel(state) })),
+          ]}
+        />
+        <Group justify="space-between" mt="xs">
+          <Anchor component="button" type="button" size="sm" onClick={forgotPassword}>
+            {MESSAGES.forgotPassword}
+          </Anchor>
+          <Button type="submit" loading={create.isPending}>
+            {MESSAGES.signUp}
+          </Button>
+        </Group>
+      </AccountForm>
     </Page>
   );
 }

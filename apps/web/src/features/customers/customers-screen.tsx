@@ -1,21 +1,15 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Modal,
-  Paper,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Button, Group, Loader, Modal, Paper, Stack, Table, Text } from '@mantine/core';
 import { useState } from 'react';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListLoader } from '../../components/list-loader';
+import { ListSummary } from '../../components/list-summary';
+import { ListTable } from '../../components/list-table';
+import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
+import { SearchInput } from '../../components/search-input';
 import { StarRating } from '../../components/star-rating';
+import { pagedRows } from '../../lib/paged-rows';
+import { useSearch } from '../../lib/use-search';
 import { useCustomer, useCustomerList } from './api';
 
 function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -84,82 +78,54 @@ function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void
 
 /** Customers (admins only): searched and paged on the server; a row opens its ratings. */
 export function CustomersScreen() {
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
+  const { search, setSearch, q } = useSearch();
   const [selected, setSelected] = useState<string | null>(null);
   const list = useCustomerList(q);
-  const customers = list.data?.pages.flatMap((page) => Object.values(page.data)) ?? [];
-  const total = list.data?.pages[0]?.total ?? 0;
+  const { rows: customers, total } = pagedRows(list.data);
 
   return (
     <Page title="Customers">
-      <TextInput
-        aria-label="Search customers"
+      <SearchInput
+        label="Search customers"
         placeholder="Search by name, email or phone"
-        leftSection={<IconSearch size={16} />}
         value={search}
-        onChange={(event) => setSearch(event.currentTarget.value)}
-        w={{ base: '100%', sm: 380 }}
+        onChange={setSearch}
+        width={380}
       />
       {list.isError && !list.data ? (
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
+        <ErrorAlert error={list.error} />
       ) : list.isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading customers" />
-        </Center>
+        <ListLoader label="Loading customers" />
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {total === 0
-              ? q
-                ? `No customers match “${q}”.`
-                : 'No customers yet.'
-              : `Showing ${customers.length} of ${total.toLocaleString('en-IN')} customers`}
-          </Text>
+          <ListSummary
+            shown={customers.length}
+            total={total}
+            noun="customers"
+            query={q}
+            empty="No customers yet."
+          />
           {customers.length > 0 && (
-            <Table.ScrollContainer minWidth={560}>
-              <Table striped highlightOnHover verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Phone Number</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {customers.map((customer) => (
-                    <Table.Tr
-                      key={customer.id}
-                      onClick={() => setSelected(customer.id)}
-                      onKeyDown={(event) =>
-                        (event.key === 'Enter' || event.key === ' ') && setSelected(customer.id)
-                      }
-                      tabIndex={0}
-                      style={{ cursor: 'pointer' }}
-                      aria-label={`Open ${customer.name}`}
-                    >
-                      <Table.Td>{customer.name}</Table.Td>
-                      <Table.Td>{customer.email ?? '-'}</Table.Td>
-                      <Table.Td>{customer.phoneNumber ?? '-'}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable minWidth={560} columns={['Name', 'Email', 'Phone Number']}>
+              {customers.map((customer) => (
+                <Table.Tr
+                  key={customer.id}
+                  onClick={() => setSelected(customer.id)}
+                  onKeyDown={(event) =>
+                    (event.key === 'Enter' || event.key === ' ') && setSelected(customer.id)
+                  }
+                  tabIndex={0}
+                  style={{ cursor: 'pointer' }}
+                  aria-label={`Open ${customer.name}`}
+                >
+                  <Table.Td>{customer.name}</Table.Td>
+                  <Table.Td>{customer.email ?? '-'}</Table.Td>
+                  <Table.Td>{customer.phoneNumber ?? '-'}</Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
           )}
-          {list.hasNextPage && (
-            <Center>
-              <Button
-                variant="default"
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                Load more customers
-              </Button>
-            </Center>
-          )}
+          <LoadMoreButton query={list}>Load more customers</LoadMoreButton>
         </>
       )}
       <CustomerPopup id={selected} onClose={() => setSelected(null)} />

@@ -5,9 +5,8 @@ import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
 import { STATES } from '@bmet/shared/constants';
 import type { Driver } from '@bmet/shared/schemas/driver';
+import { stateLabel } from '../../lib/format';
 import { useAssignDriver, useFranchiseOptions } from './api';
-
-const title = (state: string) => state.replace(/\b\w/g, (c) => c.toUpperCase());
 
 /** Admins put a driver under a franchise (its state follows) or, without one, only in a state. */
 export function AssignDriverDialog({
@@ -31,7 +30,7 @@ export function AssignDriverDialog({
   const franchises = options.data ?? [];
   const data = franchises.map((f) => ({
     value: f.id,
-    label: `${f.name} (${f.state ? title(f.state) : 'no state'})`,
+    label: `${f.name} (${f.state ? stateLabel(f.state) : 'no state'})`,
   }));
   if (driver.franchiseId && driver.franchiseName && !data.some((d) => d.value === driver.franchiseId)) {
     data.unshift({ value: driver.franchiseId, label: driver.franchiseName });
@@ -84,7 +83,7 @@ export function AssignDriverDialog({
         <Select
           label="State"
           placeholder="Select State"
-          data={STATES.map((s) => ({ value: s, label: title(s) }))}
+          data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
           value={state}
           onChange={setState}
           disabled={Boolean(franchiseId)}

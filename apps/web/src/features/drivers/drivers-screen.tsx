@@ -1,25 +1,21 @@
-import {
-  Alert,
-  Button,
-  Center,
-  Group,
-  Loader,
-  SegmentedControl,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, Group, SegmentedControl, Table } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListLoader } from '../../components/list-loader';
+import { ListSummary } from '../../components/list-summary';
+import { ListTable } from '../../components/list-table';
+import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
+import { SearchInput } from '../../components/search-input';
+import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
+import { useSearch } from '../../lib/use-search';
 import { useDeleteDriver, useDriverList, useRestoreDriver } from './api';
 
 function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
@@ -87,8 +83,7 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
 export function DriversScreen() {
   const { session } = useSession();
   const role = session!.role;
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
+  const { search, setSearch, q } = useSearch();
   const [view, setView] = useState<'active' | 'deleted'>('active');
   const deletedView = view === 'deleted';
   const list = useDriverList(role, q, deletedView);
@@ -96,26 +91,22 @@ export function DriversScreen() {
   if (list.isError && !list.data) {
     return (
       <Page title={MESSAGES.driverList}>
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
+        <ErrorAlert error={list.error} />
       </Page>
     );
   }
 
-  const drivers = list.data?.pages.flatMap((page) => Object.values(page.data)) ?? [];
-  const total = list.data?.pages[0]?.total ?? 0;
+  const { rows: drivers, total } = pagedRows(list.data);
 
   return (
     <Page title={MESSAGES.driverList}>
       <Group justify="space-between" align="end" wrap="wrap">
-        <TextInput
-          aria-label="Search drivers"
+        <SearchInput
+          label="Search drivers"
           placeholder="Search by name, email, phone or vehicle number"
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 420 }}
+          onChange={setSearch}
+          width={420}
         />
         {can(role, 'restore', 'drivers') && (
           <SegmentedControl
@@ -129,59 +120,33 @@ export function DriversScreen() {
         )}
       </Group>
       {list.isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading drivers" />
-        </Center>
+        <ListLoader label="Loading drivers" />
       ) : (
         <>
-          <Text size="sm" c="dimmed" aria-live="polite">
-            {total === 0
-              ? q
-                ? `No drivers match “${q}”.`
-                : deletedView
-                  ? 'No deleted drivers.'
-                  : 'No drivers yet.'
-              : `Showing ${drivers.length} of ${total.toLocaleString('en-IN')} ${deletedView ? 'deleted ' : ''}drivers`}
-          </Text>
+          <ListSummary
+            shown={drivers.length}
+            total={total}
+            noun="drivers"
+            countedAs={deletedView ? 'deleted drivers' : 'drivers'}
+            query={q}
+            empty={deletedView ? 'No deleted drivers.' : 'No drivers yet.'}
+          />
           {drivers.length > 0 && (
-            <Table.ScrollContainer minWidth={760}>
-              <Table striped highlightOnHover verticalSpacing="xs">
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Name</Table.Th>
-                    <Table.Th>Email</Table.Th>
-                    <Table.Th>Phone Number</Table.Th>
-                    <Table.Th>Country</Table.Th>
-                    <Table.Th>Actions</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {drivers.map((driver) => (
-                    <Table.Tr key={driver.id}>
-                      <Table.Td>{driver.name}</Table.Td>
-                      <Table.Td>{driver.email || MESSAGES.noInfo}</Table.Td>
-                      <Table.Td>{driver.phoneNumber || MESSAGES.noInfo}</Table.Td>
-                      <Table.Td>{driver.country || DEFAULT_COUNTRY}</Table.Td>
-                      <Table.Td>
-                        <RowActions driver={driver} deletedView={deletedView} />
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <ListTable minWidth={760} columns={['Name', 'Email', 'Phone Number', 'Country', 'Actions']}>
+              {drivers.map((driver) => (
+                <Table.Tr key={driver.id}>
+                  <Table.Td>{driver.name}</Table.Td>
+                  <Table.Td>{driver.email || MESSAGES.noInfo}</Table.Td>
+                  <Table.Td>{driver.phoneNumber || MESSAGES.noInfo}</Table.Td>
+                  <Table.Td>{driver.country || DEFAULT_COUNTRY}</Table.Td>
+                  <Table.Td>
+                    <RowActions driver={driver} deletedView={deletedView} />
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </ListTable>
           )}
-          {list.hasNextPage && (
-            <Center>
-              <Button
-                variant="default"
-                loading={list.isFetchingNextPage}
-                onClick={() => void list.fetchNextPage()}
-              >
-                Load more drivers
-              </Button>
-            </Center>
-          )}
+          <LoadMoreButton query={list}>Load more drivers</LoadMoreButton>
         </>
       )}
     </Page>

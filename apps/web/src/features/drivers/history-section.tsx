@@ -1,11 +1,12 @@
-import { Button, Center, Table, Text } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { MESSAGES } from '@bmet/shared/messages';
+import { LoadMoreButton } from '../../components/load-more-button';
+import { formatDateTime, formatRupees } from '../../lib/format';
 import { useHistory } from './api';
 
 const dash = (value: string | number | null | undefined) =>
   value === null || value === undefined || value === '' ? '-' : value;
-const rupees = (value: number | null) =>
-  value === null ? '-' : `₹${value.toLocaleString('en-IN', { maximumFractionDigits: 2 })}`;
+const rupees = (value: number | null) => (value === null ? '-' : formatRupees(value));
 
 /** The driver's bookings, newest first, paged. */
 export function HistorySection({ driverId }: { driverId: string }) {
@@ -36,29 +37,15 @@ export function HistorySection({ driverId }: { driverId: string }) {
                 <Table.Td>{dash(entry.destinationLocation)}</Table.Td>
                 <Table.Td>{dash(entry.distance)}</Table.Td>
                 <Table.Td>{rupees(entry.price)}</Table.Td>
-                <Table.Td>
-                  {new Date(entry.dateTime).toLocaleString('en-IN', {
-                    dateStyle: 'medium',
-                    timeStyle: 'short',
-                  })}
-                </Table.Td>
+                <Table.Td>{formatDateTime(entry.dateTime)}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      {history.hasNextPage && (
-        <Center>
-          <Button
-            variant="default"
-            size="xs"
-            loading={history.isFetchingNextPage}
-            onClick={() => void history.fetchNextPage()}
-          >
-            Load more bookings
-          </Button>
-        </Center>
-      )}
+      <LoadMoreButton query={history} size="xs">
+        Load more bookings
+      </LoadMoreButton>
     </>
   );
 }

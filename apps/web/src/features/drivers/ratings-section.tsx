@@ -1,4 +1,5 @@
-import { Button, Center, Group, Paper, Stack, Text } from '@mantine/core';
+import { Group, Paper, Stack, Text } from '@mantine/core';
+import { LoadMoreButton } from '../../components/load-more-button';
 import { StarRating } from '../../components/star-rating';
 import { useRatings } from './api';
 
@@ -36,18 +37,9 @@ export function RatingsSection({ driverId }: { driverId: string }) {
           </Paper>
         ))
       )}
-      {ratings.hasNextPage && (
-        <Center>
-          <Button
-            variant="default"
-            size="xs"
-            loading={ratings.isFetchingNextPage}
-            onClick={() => void ratings.fetchNextPage()}
-          >
-            Load more ratings
-          </Button>
-        </Center>
-      )}
+      <LoadMoreButton query={ratings} size="xs">
+        Load more ratings
+      </LoadMoreButton>
     </Stack>
   );
 }

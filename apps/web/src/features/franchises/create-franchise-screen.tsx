@@ -1,14 +1,15 @@
-import { Button, Group, NativeSelect, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
-import { PASSWORD_MIN_LENGTH, STATES, type State } from '@bmet/shared/constants';
+import { STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { missingAccountFields } from '@bmet/shared/schemas/account';
+import { AccountForm } from '../../components/account-form';
 import { Page } from '../../components/page';
 import { useCurrentUser } from '../../lib/current-user';
+import { stateLabel } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useCreateFranchise, useDealersOfState } from './api';
-import { stateLabel } from './format';
 
 const EMPTY = { name: '', email: '', password: '' };
 
@@ -27,7 +28,7 @@ export function CreateFranchiseScreen() {
   const state: State | null = isDealer ? (user?.state ?? null) : chosenState;
   const dealers = useDealersOfState(state, !isDealer);
   const create = useCreateFranchise();
-  const set = (field: keyof typeof EMPTY) => (value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const set = (field: keyof typeof EMPTY, value: string) => setForm((f) => ({ ...f, [field]: value }));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -49,74 +50,50 @@ export function CreateFranchiseScreen() {
 
   return (
     <Page title={MESSAGES.franchiseSignUp}>
-      <Paper withBorder p="lg" maw={480} w="100%">
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <TextInput
-              label="Name"
-              value={form.name}
-              onChange={(e) => set('name')(e.currentTarget.value)}
-              autoComplete="off"
+      <AccountForm values={form} onChange={set} onSubmit={submit}>
+        {isDealer ? (
+          <NativeSelect
+            label="State"
+            description="Your franchises work in your own state."
+            value={state ?? ''}
+            disabled
+            data={state ? [{ value: state, label: stateLabel(state) }] : [{ value: '', label: '...' }]}
+          />
+        ) : (
+          <>
+            <NativeSelect
+              label="State"
+              value={chosenState}
+              onChange={(e) => {
+                setChosenState(e.currentTarget.value as State);
+                setDealerId('');
+              }}
+              data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
             />
-            <TextInput
-              label="Email"
-              type="email"
-              value={form.email}
-              onChange={(e) => set('email')(e.currentTarget.value)}
-              autoComplete="off"
+            <NativeSelect
+              label="City Dealer"
+              description="Optional: the city dealer of this state the franchise works under."
+              value={dealerId}
+              onChange={(e) => setDealerId(e.currentTarget.value)}
+              data={[
+                {
+                  value: '',
+                  label: dealers.isPending ? 'Loading city dealers...' : 'No city dealer',
+                },
+                ...(dealers.data ?? []).map((dealer) => ({
+                  value: dealer.id,
+                  label: dealer.name || dealer.email,
+                })),
+              ]}
             />
-            <PasswordInput
-              label="Password"
-              description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
-              value={form.password}
-              onChange={(e) => set('password')(e.currentTarget.value)}
-              autoComplete="new-password"
-            />
-            {isDealer ? (
-              <NativeSelect
-                label="State"
-                description="Your franchises work in your own state."
-                value={state ?? ''}
-                disabled
-                data={state ? [{ value: state, label: stateLabel(state) }] : [{ value: '', label: '...' }]}
-              />
-            ) : (
-              <>
-                <NativeSelect
-                  label="State"
-                  value={chosenState}
-                  onChange={(e) => {
-                    setChosenState(e.currentTarget.value as State);
-                    setDealerId('');
-                  }}
-                  data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
-                />
-                <NativeSelect
-                  label="City Dealer"
-                  description="Optional: the city dealer of this state the franchise works under."
-                  value={dealerId}
-                  onChange={(e) => setDealerId(e.currentTarget.value)}
-                  data={[
-                    {
-                      value: '',
-                      label: dealers.isPending ? 'Loading city dealers...' : 'No city dealer',
-                    },
-                    ...(dealers.data ?? []).map((dealer) => ({
-                      value: dealer.id,
-                      label: dealer.name || dealer.email,
-                    })),
-                  ]}
-                />
-              </>
-            )}
-            <Group justify="flex-end" mt="xs">
-              <Button type="submit" loading={create.isPending}>
-                {MESSAGES.createUser}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Paper>
+          </>
+        )}
+        <Group justify="flex-end" mt="xs">
+          <Button type="submit" loading={create.isPending}>
+            {MESSAGES.createUser}
+          </Button>
+        </Group>
+      </AccountForm>
     </Page>
   );
 }

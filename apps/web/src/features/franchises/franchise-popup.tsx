@@ -1,23 +1,13 @@
-import { Badge, Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useState, type ReactNode } from 'react';
-import { STATES, type State } from '@bmet/shared/constants';
+import { useState } from 'react';
+import type { State } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import type { Franchise, UpdateFranchiseBody } from '@bmet/shared/schemas/account';
+import { AccountEditForm } from '../../components/account-edit-form';
+import { AccountField, AccountPopup } from '../../components/account-popup';
 import { useSession } from '../../lib/session-context';
 import { useDealersOfState, useUpdateFranchise } from './api';
-import { formatDate, stateLabel } from './format';
-
-function Field({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text size="sm">{children}</Text>
-    </div>
-  );
-}
 
 /** Name and state for its dealer or an admin; an admin also chooses the city dealer it works under. */
 function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => void }) {
@@ -57,19 +47,20 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
   };
 
   return (
-    <Stack gap="sm">
-      <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} />
-      <NativeSelect
-        label="State"
-        value={state ?? ''}
-        disabled={!isAdmin}
-        description={isAdmin ? undefined : 'Your franchises work in your own state.'}
-        onChange={(e) => {
-          setState(e.currentTarget.value as State);
-          setDealerId('');
-        }}
-        data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
-      />
+    <AccountEditForm
+      name={name}
+      onNameChange={setName}
+      state={state}
+      onStateChange={(chosen) => {
+        setState(chosen);
+        setDealerId('');
+      }}
+      stateDisabled={!isAdmin}
+      stateDescription={isAdmin ? undefined : 'Your franchises work in your own state.'}
+      saving={update.isPending}
+      onSave={save}
+      onCancel={onDone}
+    >
       {isAdmin && (
         <NativeSelect
           label="City Dealer"
@@ -78,15 +69,7 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
           data={dealerOptions}
         />
       )}
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button loading={update.isPending} onClick={save}>
-          Save
-        </Button>
-      </Group>
-    </Stack>
+    </AccountEditForm>
   );
 }
 
@@ -96,67 +79,20 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
  */
 export function FranchisePopup({ franchise, onClose }: { franchise: Franchise | null; onClose: () => void }) {
   const { session } = useSession();
-  const [editing, setEditing] = useState(false);
   const update = useUpdateFranchise();
   const canManage = can(session?.role, 'update', 'franchises');
-
-  const close = () => {
-    setEditing(false);
-    onClose();
-  };
-
-  const toggleDisabled = (current: Franchise) =>
-    update.mutate(
-      { id: current.id, changes: { disabled: !current.disabled } },
-      {
-        onSuccess: (saved) =>
-          notifications.show({
-            color: 'teal',
-            message: saved.disabled
-              ? `${saved.name} is disabled: it can no longer sign in.`
-              : `${saved.name} is enabled again.`,
-          }),
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
-      },
-    );
-
   return (
-    <Modal opened={franchise !== null} onClose={close} title={franchise?.name || franchise?.email} size="lg">
-      {franchise &&
-        (editing ? (
-          <EditForm franchise={franchise} onDone={() => setEditing(false)} />
-        ) : (
-          <Stack gap="md">
-            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-              <Field label="Name">{franchise.name || '-'}</Field>
-              <Field label="Email">{franchise.email}</Field>
-              <Field label="State">{stateLabel(franchise.state)}</Field>
-              <Field label="Created">{formatDate(franchise.createdAt)}</Field>
-              <Field label="City Dealer">{franchise.dealerName ?? 'None'}</Field>
-              <Field label="Drivers">{franchise.driverCount}</Field>
-            </SimpleGrid>
-            {franchise.disabled && (
-              <Badge color="gray" variant="light">
-                Disabled: cannot sign in
-              </Badge>
-            )}
-            {canManage && (
-              <Group justify="flex-end" gap="xs">
-                <Button variant="default" onClick={() => setEditing(true)}>
-                  Edit
-                </Button>
-                <Button
-                  variant="light"
-                  color={franchise.disabled ? 'teal' : 'orange'}
-                  loading={update.isPending}
-                  onClick={() => toggleDisabled(franchise)}
-                >
-                  {franchise.disabled ? 'Enable' : 'Disable'}
-                </Button>
-              </Group>
-            )}
-          </Stack>
-        ))}
-    </Modal>
+    <AccountPopup
+      account={franchise}
+      onClose={onClose}
+      details={(current) => (
+        <>
+          <AccountField label="City Dealer">{current.dealerName ?? 'None'}</AccountField>
+          <AccountField label="Drivers">{current.driverCount}</AccountField>
+        </>
+      )}
+      editForm={(current, done) => <EditForm franchise={current} onDone={done} />}
+      update={canManage ? update : undefined}
+    />
   );
 }

@@ -1,26 +1,19 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Center,
-  Grid,
-  Group,
-  Loader,
-  Select,
-  Table,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
+import { Badge, Button, Grid, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPE_LABELS, CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { Trip } from '@bmet/shared/schemas/trip';
+import { ErrorAlert } from '../../components/error-alert';
+import { ListLoader } from '../../components/list-loader';
+import { ListTable } from '../../components/list-table';
+import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
+import { SearchInput } from '../../components/search-input';
+import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
+import { useSearch } from '../../lib/use-search';
 import { useTripList, type TripFilters } from './api';
 import { TripDetailPanel } from './trip-detail-panel';
 
@@ -56,8 +49,7 @@ export function TripsScreen() {
   const { session } = useSession();
   const { tripId } = useParams();
   const navigate = useNavigate();
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search.trim(), 300);
+  const { search, setSearch, q } = useSearch();
   const [status, setStatus] = useState<string | null>(null);
   const [paid, setPaid] = useState<string | null>(null);
   const [carType, setCarType] = useState<string | null>(null);
@@ -75,68 +67,56 @@ export function TripsScreen() {
     [q, status, paid, carType, from, to],
   );
   const list = useTripList(session!.role, filters);
-  const trips = list.data?.pages.flatMap((page) => Object.values(page.data)) ?? [];
+  const { rows: trips } = pagedRows(list.data);
 
   if (list.isError && !list.data) {
     return (
       <Page title={MESSAGES.listOfTrips}>
-        <Alert color="red" role="alert">
-          {list.error.message}
-        </Alert>
+        <ErrorAlert error={list.error} />
       </Page>
     );
   }
 
   const table = (
-    <Table.ScrollContainer minWidth={720}>
-      <Table striped highlightOnHover verticalSpacing="xs" aria-label={MESSAGES.listOfTrips}>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Trip Title</Table.Th>
-            <Table.Th>Pick-up Location</Table.Th>
-            <Table.Th>Destination Location</Table.Th>
-            <Table.Th>Status</Table.Th>
-            <Table.Th>Actions</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {trips.map((trip, index) => (
-            <Table.Tr key={trip.id} bg={trip.id === tripId ? 'var(--mantine-color-teal-0)' : undefined}>
-              <Table.Td>
-                <Text size="sm" fw={500}>
-                  {trip.title}
-                </Text>
-                <Badges trip={trip} first={index === 0} />
-              </Table.Td>
-              <Table.Td>{trip['pick-up'].location ?? '-'}</Table.Td>
-              <Table.Td>{trip.destination.location ?? '-'}</Table.Td>
-              <Table.Td>
-                <Badge color={STATUS_COLORS[trip.status]} variant="outline">
-                  {label(trip.status)}
-                </Badge>
-              </Table.Td>
-              <Table.Td>
-                <Button size="xs" variant="light" onClick={() => navigate(`/trips/${trip.id}`)}>
-                  View Details
-                </Button>
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <ListTable
+      minWidth={720}
+      label={MESSAGES.listOfTrips}
+      columns={['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions']}
+    >
+      {trips.map((trip, index) => (
+        <Table.Tr key={trip.id} bg={trip.id === tripId ? 'var(--mantine-color-teal-0)' : undefined}>
+          <Table.Td>
+            <Text size="sm" fw={500}>
+              {trip.title}
+            </Text>
+            <Badges trip={trip} first={index === 0} />
+          </Table.Td>
+          <Table.Td>{trip['pick-up'].location ?? '-'}</Table.Td>
+          <Table.Td>{trip.destination.location ?? '-'}</Table.Td>
+          <Table.Td>
+            <Badge color={STATUS_COLORS[trip.status]} variant="outline">
+              {label(trip.status)}
+            </Badge>
+          </Table.Td>
+          <Table.Td>
+            <Button size="xs" variant="light" onClick={() => navigate(`/trips/${trip.id}`)}>
+              View Details
+            </Button>
+          </Table.Td>
+        </Table.Tr>
+      ))}
+    </ListTable>
   );
 
   return (
     <Page title={MESSAGES.listOfTrips}>
       <Group align="end" gap="sm" wrap="wrap">
-        <TextInput
-          aria-label="Search trips by title"
+        <SearchInput
+          label="Search trips by title"
           placeholder={MESSAGES.searchTrips}
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          w={{ base: '100%', sm: 260 }}
+          onChange={setSearch}
+          width={260}
         />
         <Select
           label="Status"
@@ -178,24 +158,14 @@ export function TripsScreen() {
         <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={150} />
       </Group>
       {list.isPending ? (
-        <Center py="xl">
-          <Loader aria-label="Loading trips" />
-        </Center>
+        <ListLoader label="Loading trips" />
       ) : (
         <Grid>
           <Grid.Col span={{ base: 12, lg: tripId ? 7 : 12 }} order={{ base: 2, lg: 1 }}>
             {trips.length === 0 ? <Text c="dimmed">No trips match.</Text> : table}
-            {list.hasNextPage && (
-              <Center mt="sm">
-                <Button
-                  variant="default"
-                  loading={list.isFetchingNextPage}
-                  onClick={() => void list.fetchNextPage()}
-                >
-                  Load more trips
-                </Button>
-              </Center>
-            )}
+            <LoadMoreButton query={list} mt="sm">
+              Load more trips
+            </LoadMoreButton>
           </Grid.Col>
           {tripId && (
             <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>

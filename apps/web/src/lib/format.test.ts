@@ -8,6 +8,10 @@ describe('stateLabel', () => {
     expect(stateLabel('goa')).toBe('Goa');
     for (const state of STATES) expect(stateLabel(state).toLowerCase()).toBe(state);
   });
+
+  it('shows a dash for an account without a state', () => {
+    expect(stateLabel(null)).toBe('-');
+  });
 });
 
 describe('formatRupees', () => {

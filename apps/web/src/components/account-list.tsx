@@ -1,0 +1,83 @@
+import { Badge, Table, Text, VisuallyHidden } from '@mantine/core';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { CityDealer } from '@bmet/shared/schemas/account';
+import { stateLabel } from '../lib/format';
+import { ErrorAlert } from './error-alert';
+import { ListLoader } from './list-loader';
+import { ListSummary, noMatchText } from './list-summary';
+import { ListTable } from './list-table';
+import { LoadMoreButton, type PagedQuery } from './load-more-button';
+
+/** What city dealers and franchises have in common, which is all their lists and popups show of both. */
+export type Account = Pick<CityDealer, 'id' | 'name' | 'email' | 'state' | 'createdAt' | 'disabled'>;
+
+/** The states of the list query the account list shows in place of its rows. */
+type AccountQuery = PagedQuery & { isPending: boolean; isError: boolean; error: Error | null; data: unknown };
+
+/**
+ * The spec's list of city dealers or franchises, newest first: the first row carries the 'New
+ * Dealer: {name}' notice, and a row opens with a click or Enter.
+ */
+export function AccountList<T extends Account>({
+  list,
+  accounts,
+  total,
+  noun,
+  query,
+  onOpen,
+}: {
+  list: AccountQuery;
+  accounts: T[];
+  total: number;
+  /** The rows' plural name as the texts use it: 'city dealers'. */
+  noun: string;
+  query: string;
+  onOpen: (account: T) => void;
+}) {
+  if (list.isError && !list.data) return <ErrorAlert error={list.error!} />;
+  if (list.isPending) return <ListLoader label={`Loading ${noun}`} />;
+  if (total === 0) return <Text c="dimmed">{query ? noMatchText(noun, query) : MESSAGES.noDealers}</Text>;
+  return (
+    <>
+      <ListSummary
+        shown={accounts.length}
+        total={total}
+        noun={noun}
+        countedAs={`${noun}, newest first`}
+        query={query}
+        empty={MESSAGES.noDealers}
+      />
+      <ListTable minWidth={640} columns={['Name', 'Email', 'State', <VisuallyHidden>Notice</VisuallyHidden>]}>
+        {accounts.map((account, index) => (
+          <Table.Tr
+            key={account.id}
+            onClick={() => onOpen(account)}
+            onKeyDown={(event) => (event.key === 'Enter' || event.key === ' ') && onOpen(account)}
+            tabIndex={0}
+            style={{ cursor: 'pointer' }}
+            aria-label={`Open ${account.name || account.email}`}
+          >
+            <Table.Td>
+              {account.name || '-'}
+              {account.disabled && (
+                <Badge ml="xs" size="xs" color="gray" variant="light">
+                  Disabled
+                </Badge>
+              )}
+            </Table.Td>
+            <Table.Td>{account.email}</Table.Td>
+            <Table.Td>{stateLabel(account.state)}</Table.Td>
+            <Table.Td>
+              {index === 0 && (
+                <Badge variant="light" color="teal" style={{ textTransform: 'none' }}>
+                  {MESSAGES.newDealer(account.name || account.email)}
+                </Badge>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </ListTable>
+      <LoadMoreButton query={list}>{`Load more ${noun}`}</LoadMoreButton>
+    </>
+  );
+}

@@ -1,0 +1,145 @@
+import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useState, type ReactNode } from 'react';
+import { formatDate, stateLabel } from '../lib/format';
+import type { Account } from './account-list';
+
+type Callbacks<T> = { onSuccess: (result: T) => void; onError: (error: Error) => void };
+
+/** One labelled value of the popup's details. */
+export function AccountField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text size="sm">{children}</Text>
+    </div>
+  );
+}
+
+/**
+ * The spec's popup of a city dealer or franchise row (name, email, state), closed by clicking
+ * outside. Given `update`, it offers Edit (the caller's `editForm`) and Disable or Enable; given
+ * `remove`, also Delete, confirmed after `removeNote` says what deleting leaves behind.
+ */
+export function AccountPopup<T extends Account>({
+  account,
+  onClose,
+  details,
+  editForm,
+  update,
+  remove,
+  removeNote,
+}: {
+  account: T | null;
+  onClose: () => void;
+  /** The fields shown after name, email, state and creation date. */
+  details: (account: T) => ReactNode;
+  editForm: (account: T, done: () => void) => ReactNode;
+  update?: {
+    isPending: boolean;
+    mutate: (
+      variables: { id: string; changes: { disabled: boolean } },
+      callbacks: Callbacks<Account>,
+    ) => void;
+  };
+  remove?: { isPending: boolean; mutate: (id: string, callbacks: Callbacks<unknown>) => void };
+  removeNote?: string;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+
+  const close = () => {
+    setEditing(false);
+    setConfirmingDelete(false);
+    onClose();
+  };
+
+  const toggleDisabled = (current: T) =>
+    update?.mutate(
+      { id: current.id, changes: { disabled: !current.disabled } },
+      {
+        onSuccess: (saved) =>
+          notifications.show({
+            color: 'teal',
+            message: saved.disabled
+              ? `${saved.name} is disabled: it can no longer sign in.`
+              : `${saved.name} is enabled again.`,
+          }),
+        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+      },
+    );
+
+  const confirmDelete = (current: T) =>
+    remove?.mutate(current.id, {
+      onSuccess: () => {
+        notifications.show({ color: 'teal', message: `${current.name} was deleted.` });
+        close();
+      },
+      onError: (error) => {
+        setConfirmingDelete(false);
+        notifications.show({ color: 'red', message: error.message });
+      },
+    });
+
+  return (
+    <Modal opened={account !== null} onClose={close} title={account?.name || account?.email} size="lg">
+      {account &&
+        (editing ? (
+          editForm(account, () => setEditing(false))
+        ) : (
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <AccountField label="Name">{account.name || '-'}</AccountField>
+              <AccountField label="Email">{account.email}</AccountField>
+              <AccountField label="State">{stateLabel(account.state)}</AccountField>
+              <AccountField label="Created">{formatDate(account.createdAt)}</AccountField>
+              {details(account)}
+            </SimpleGrid>
+            {account.disabled && (
+              <Badge color="gray" variant="light">
+                Disabled: cannot sign in
+              </Badge>
+            )}
+            {update && (
+              <Group justify="flex-end" gap="xs">
+                {confirmingDelete ? (
+                  <>
+                    <Text size="sm" mr="auto">
+                      {removeNote}
+                    </Text>
+                    <Button variant="default" onClick={() => setConfirmingDelete(false)}>
+                      Cancel
+                    </Button>
+                    <Button color="red" loading={remove?.isPending} onClick={() => confirmDelete(account)}>
+                      Confirm delete
+                    </Button>
+                  </>
+                ) : (
+                  <>
+                    <Button variant="default" onClick={() => setEditing(true)}>
+                      Edit
+                    </Button>
+                    <Button
+                      variant="light"
+                      color={account.disabled ? 'teal' : 'orange'}
+                      loading={update.isPending}
+                      onClick={() => toggleDisabled(account)}
+                    >
+                      {account.disabled ? 'Enable' : 'Disable'}
+                    </Button>
+                    {remove && (
+                      <Button variant="light" color="red" onClick={() => setConfirmingDelete(true)}>
+                        Delete
+                      </Button>
+                    )}
+                  </>
+                )}
+              </Group>
+            )}
+          </Stack>
+        ))}
+    </Modal>
+  );
+}

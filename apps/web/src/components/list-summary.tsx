@@ -1,0 +1,38 @@
+import { Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+/**
+ * The line over a searched list, read out as it changes: 'Showing 50 of 1,234 drivers', 'No
+ * drivers match “x”.' when a search finds nothing, or `empty` when there is nothing at all.
+ */
+export function ListSummary({
+  shown,
+  total,
+  noun,
+  query,
+  empty,
+  countedAs = noun,
+}: {
+  shown: number;
+  total: number;
+  noun: string;
+  query: string;
+  empty: ReactNode;
+  /** How the count names the rows when that says more than `noun`: 'deleted drivers'. */
+  countedAs?: string;
+}) {
+  return (
+    <Text size="sm" c="dimmed" aria-live="polite">
+      {total === 0
+        ? query
+          ? noMatchText(noun, query)
+          : empty
+        : `Showing ${shown} of ${total.toLocaleString('en-IN')} ${countedAs}`}
+    </Text>
+  );
+}
+
+/** What a list says when a search finds nothing: 'No drivers match “x”.' */
+export function noMatchText(noun: string, query: string): string {
+  return `No ${noun} match “${query}”.`;
+}

@@ -1,0 +1,9 @@
+import { useDebouncedValue } from '@mantine/hooks';
+import { useState } from 'react';
+
+/** A list's search box text, and the trimmed text to query once typing pauses (one request per pause, not per key). */
+export function useSearch(delay = 300) {
+  const [search, setSearch] = useState('');
+  const [q] = useDebouncedValue(search.trim(), delay);
+  return { search, setSearch, q };
+}
