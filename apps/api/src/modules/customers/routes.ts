@@ -1,6 +1,67 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import { idParamSchema } from '@bmet/shared/schemas/common';
+import {
+  customerDetailResponseSchema,
+  customerListQuerySchema,
+  customerListResponseSchema,
+} from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
+import { findCustomer, findCustomers } from './repository';
 
 export type CustomerRoutesOptions = { db: Db };
 
-export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = async () => {};
+const TAGS = ['customers'];
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
+
+// Customers are admins' business only (the matrix says so): their emails and phone numbers are
+// personal data, so these routes never serve another role.
+export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = async (app, { db }) => {
+  app.get(
+    '/customers',
+    {
+      config: { access: ['customers', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Customers in name order',
+        description:
+          'A page keyed by customer id in list order, with the count of all that match; `q` searches name, email and phone number (case-insensitive substring); pass `nextCursor` back as `cursor` for the next page.',
+        querystring: customerListQuerySchema,
+        response: { 200: customerListResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { q, limit, cursor } = request.query;
+      const page = await findCustomers(db, { q: q || undefined, limit, cursor });
+      return {
+        data: Object.fromEntries(page.customers.map((customer) => [customer.id, customer])),
+        nextCursor: page.nextCursor,
+        total: page.total,
+      };
+    },
+  );
+
+  app.get(
+    '/customers/:id',
+    {
+      config: { access: ['customers', 'view'] },
+      schema: {
+        tags: TAGS,
+        summary: 'One customer with the ratings drivers gave them (newest first) and their average',
+        params: idParamSchema,
+        response: { 200: customerDetailResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const customer = await findCustomer(db, request.params.id);
+      if (!customer) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      return { data: customer };
+    },
+  );
+};

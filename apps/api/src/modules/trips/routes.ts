@@ -1,6 +1,144 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import { idParamSchema } from '@bmet/shared/schemas/common';
+import {
+  filterTripsBodySchema,
+  tripDetailResponseSchema,
+  tripFeedbackBodySchema,
+  tripFeedbackResponseSchema,
+  tripListQuerySchema,
+  tripListResponseSchema,
+} from '@bmet/shared/schemas/trip';
 import type { Db } from '../../db/client';
+import { refuseNul } from '../../lib/text';
+import { currentUser } from '../../plugins/authentication';
+import { createTripFeedback, findTripFeedback, findTrips, getTrip, type Caller } from './repository';
 
 export type TripRoutesOptions = { db: Db };
 
-export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async () => {};
+const TAGS = ['trips'];
+const errors = {
+  400: errorBodySchema,
+  401: errorBodySchema,
+  403: errorBodySchema,
+  404: errorBodySchema,
+};
+
+const LIST_DESCRIPTION =
+  'A page newest first, keyed by trip id in list order. `q` matches the title (case-insensitive substring); ' +
+  '`from` and `to` are inclusive, and a bare date is a whole day in India Standard Time. ' +
+  'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.';
+
+/** The signed-in caller as the repository needs it: scope and audit identity. */
+function callerOf(request: FastifyRequest): Caller {
+  const user = currentUser(request);
+  return { id: user.id, role: user.role, requestId: request.id };
+}
+
+/**
+ * The feedback form shows the server's error text as it is, so an invalid body answers the
+ * message of the field at fault without the field's name ('Please choose a rating from 1 to 5
+ * stars.'), the rating's first. Other validation failures (the trip id) keep the usual body.
+ */
+function feedbackValidationError(error: NonNullable<FastifyRequest['validationError']>): Error {
+  if (error.validationContext !== 'body' || !hasZodFastifySchemaValidationErrors(error)) return error;
+  const fieldErrors: Record<string, string[]> = {};
+  for (const issue of error.validation) {
+    const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
+    (fieldErrors[field] ??= []).push(issue.message);
+  }
+  const message = fieldErrors.rating?.[0] ?? Object.values(fieldErrors)[0]?.[0] ?? MESSAGES.validationFailed;
+  return new AppError('VALIDATION', message, { fieldErrors });
+}
+
+export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, { db }) => {
+  app.get(
+    '/trips',
+    {
+      config: { access: ['trips', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'The trips the caller may see (the spec path of admins)',
+        description: LIST_DESCRIPTION,
+        querystring: tripListQuerySchema,
+        response: { 200: tripListResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { q, ...filters } = request.query;
+      const page = await findTrips(db, callerOf(request), { ...filters, q: q || undefined });
+      return {
+        data: Object.fromEntries(page.trips.map((trip) => [trip.id, trip])),
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+
+  app.post(
+    '/trips/filter-trips',
+    {
+      config: { access: ['trips', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: "The trips of the caller's drivers (the spec path of city dealers and franchises)",
+        description: `${LIST_DESCRIPTION} \`ids\` narrows the list to those drivers' trips within the caller's scope; ids of drivers outside it match nothing.`,
+        body: filterTripsBodySchema,
+        response: { 200: tripListResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { ids, q, ...filters } = request.body;
+      const page = await findTrips(db, callerOf(request), {
+        ...filters,
+        q: q || undefined,
+        driverIds: ids,
+      });
+      return {
+        data: Object.fromEntries(page.trips.map((trip) => [trip.id, trip])),
+        nextCursor: page.nextCursor,
+      };
+    },
+  );
+
+  app.get(
+    '/trips/:id',
+    {
+      config: { access: ['trips', 'view'] },
+      schema: {
+        tags: TAGS,
+        summary: 'One trip with its saved feedback, newest first',
+        params: idParamSchema,
+        response: { 200: tripDetailResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const trip = await getTrip(db, callerOf(request), request.params.id);
+      return { data: { ...trip, feedback: await findTripFeedback(db, trip.id) } };
+    },
+  );
+
+  app.post(
+    '/trips/:id/feedback',
+    {
+      config: { access: ['trips', 'feedback'] },
+      // Validation errors reach the handler, which words them for the feedback form.
+      attachValidation: true,
+      schema: {
+        tags: TAGS,
+        summary: 'Save feedback and a 1-to-5 star rating on a trip, with the author and time',
+        params: idParamSchema,
+        body: tripFeedbackBodySchema,
+        response: { 201: tripFeedbackResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      if (request.validationError) throw feedbackValidationError(request.validationError);
+      refuseNul('feedback', request.body.feedback, 'Feedback must not contain the NUL character.');
+      const saved = await createTripFeedback(db, callerOf(request), request.params.id, request.body);
+      if (!saved) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      return reply.status(201).send({ data: saved });
+    },
+  );
+};

@@ -1,0 +1,355 @@
+/**
+ * How the trip list (and the customer list) behave on a million trips. Seeds a database with the
+ * demo seed at scale, or reuses one that is already seeded, then prints the plan PostgreSQL chooses
+ * for the main queries (EXPLAIN ANALYZE of the very queries the repository builds) and the time of
+ * whole requests through the app.
+ *
+ *   npm run bench                                     PGlite kept in $BENCH_DATA_DIR (default: a
+ *                                                     folder under the system temp folder)
+ *   BENCH_DATABASE_URL=postgres://.../bench npm run bench
+ *                                                     PostgreSQL: an empty database is seeded,
+ *                                                     one seeded before (also by `npm run seed`)
+ *                                                     is reused
+ *   BENCH_TRIPS=200000 BENCH_DRIVERS=5000 BENCH_CUSTOMERS=20000   a smaller seed
+ *
+ * Seeding a million trips takes minutes (PostgreSQL) to tens of minutes (PGlite); later runs
+ * reuse it. It checks nothing and fails on nothing: read the plans and the times.
+ */
+import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { count, eq, sql, type SQLWrapper } from 'drizzle-orm';
+import type { Role } from '@bmet/shared/constants';
+import { buildApp } from '../app';
+import { openDatabase, type Db } from '../db/client';
+import { accounts, drivers, trips } from '../db/schema';
+import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
+import { createAccount, createDriver, createTrip } from '../db/seed/factories';
+import { Random } from '../db/seed/random';
+import { createInProcessLocationBus } from '../infra/location-bus';
+import { createLocalObjectStore } from '../infra/object-store';
+import { createSession } from '../modules/auth/repository';
+import { signIdToken } from '../modules/auth/tokens';
+import { buildCustomerListQueries } from '../modules/customers/repository';
+import {
+  buildDriverRatingsQuery,
+  buildTripListQueries,
+  findScopedKeys,
+  type TripListOptions,
+} from '../modules/trips/repository';
+
+const SCALE = {
+  trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
+  drivers: Number(process.env.BENCH_DRIVERS ?? 20_000),
+  customers: Number(process.env.BENCH_CUSTOMERS ?? 50_000),
+};
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10);
+const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'bmet-bench');
+const JWT_SECRET = 'bench-only-jwt-secret-0123456789abcdefghijkl';
+const PAGE = 50;
+const NEW_DEALER = 'bench.new.dealer@bookmyetaxi.test';
+
+// Titles are customer names: 50 first names x 40 surnames.
+const RARE = 'bhavna dsouza'; // one name of 2000: about 0.05% of the trips
+const COMMON = 'sharma'; // one surname of 40: about 2.5%
+const ABSENT = 'zqxj'; // no title has it: an index walk would read every trip to find nothing
+
+type Staff = { id: string; role: Role; email: string; displayName: string | null };
+
+const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
+
+function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
+}
+
+async function prepare(db: Db, kind: string) {
+  if (await isDatabaseEmpty(db)) {
+    console.log(`Seeding ${JSON.stringify(SCALE)} with the demo seed...`);
+    const started = performance.now();
+    await seedDemo(db, {
+      password: 'bench-password-not-secret',
+      dataDir: kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'),
+      progress: 'lines',
+      scale: SCALE,
+    });
+    console.log(`Seeded in ${secondsSince(started)} s.`);
+  }
+  // A database seeded elsewhere may not have been analyzed yet; ANALYZE samples, so it is quick.
+  await db.execute(sql`analyze`);
+  const [tripCount] = await db.select({ n: count() }).from(trips);
+  const [driverCount] = await db.select({ n: count() }).from(drivers);
+  console.log(`Database holds ${tripCount?.n} trips and ${driverCount?.n} drivers.`);
+
+  const findByEmail = async (email: string): Promise<Staff | null> => {
+    const [row] = await db
+      .select({
+        id: accounts.id,
+        role: accounts.role,
+        email: accounts.email,
+        displayName: accounts.displayName,
+      })
+      .from(accounts)
+      .where(eq(accounts.email, email));
+    return (row as Staff | undefined) ?? null;
+  };
+  const byEmail = async (email: string): Promise<Staff> => {
+    const row = await findByEmail(email);
+    if (!row) throw new Error(`The database has data but no ${email}: it was not seeded by the demo seed.`);
+    return row;
+  };
+  const admin = await byEmail(DEMO_ACCOUNTS.admin);
+  const dealer = await byEmail(DEMO_ACCOUNTS.dealer);
+  const franchise = await byEmail(DEMO_ACCOUNTS.franchise);
+  // A dealer that has just started: three drivers with 21 trips, months old, among a million.
+  // The demo seed makes no dealer that small; it is added once.
+  let newDealer = await findByEmail(NEW_DEALER);
+  if (!newDealer) {
+    const rng = new Random(7);
+    const created = await createAccount(db, { role: 'city_dealer', email: NEW_DEALER, state: 'goa' });
+    const franchise = await createAccount(db, { role: 'franchise', dealerId: created.id, state: 'goa' });
+    for (let d = 0; d < 3; d++) {
+      const driver = await createDriver(db, { franchiseId: franchise.id, state: 'goa' }, rng);
+      for (let k = 0; k < 7; k++) {
+        await createTrip(
+          db,
+          {
+            driver: { id: driver.id, state: 'goa', carType: driver.carType },
+            state: 'goa',
+            status: 'completed',
+            createdAt: new Date(Date.now() - (100 + d * 7 + k) * 86_400_000),
+          },
+          rng,
+        );
+      }
+    }
+    newDealer = await byEmail(NEW_DEALER);
+  }
+  const dealerDrivers = await db.execute(sql`
+    select dr.id from drivers dr join accounts f on f.id = dr.franchise_id
+    where f.dealer_id = ${dealer.id} order by dr.name, dr.id limit ${PAGE}`);
+  const dealerDriverIds = rowsOf(dealerDrivers).map((row) => String(row.id));
+  return { admin, dealer, franchise, newDealer, dealerDriverIds };
+}
+
+async function explainQuery(db: Db, label: string, query: SQLWrapper) {
+  const result = await db.execute(sql`explain (analyze, buffers, costs off) ${query}`);
+  console.log(`\n--- ${label}`);
+  for (const row of rowsOf(result)) console.log(`    ${String(Object.values(row)[0])}`);
+}
+
+async function main() {
+  const database = await openDatabase(
+    process.env.BENCH_DATABASE_URL
+      ? { databaseUrl: process.env.BENCH_DATABASE_URL, dataDir: 'memory://' }
+      : { dataDir: DATA_DIR },
+  );
+  const { db } = database;
+  console.log(`Database: ${database.kind}${database.kind === 'pglite' ? ` in ${DATA_DIR}` : ''}`);
+  const { admin, dealer, franchise, newDealer, dealerDriverIds } = await prepare(db, database.kind);
+
+  const app = await buildApp({
+    config: {
+      jwtSecret: JWT_SECRET,
+      tokenTtlHours: 3,
+      webDist: join(tmpdir(), `bmet-bench-no-web-${randomUUID()}`),
+      trustProxy: false,
+      mapTileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+      mapAttribution: 'bench',
+    },
+    db,
+    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-bench-objects-${randomUUID()}`)),
+    locationBus: createInProcessLocationBus(),
+  });
+  await app.ready();
+  const headersOf = async (account: Staff) => {
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
+    const token = await signIdToken(
+      {
+        accountId: account.id,
+        sessionId: session.id,
+        role: account.role,
+        email: account.email,
+        name: account.displayName,
+      },
+      JWT_SECRET,
+      expiresAt,
+    );
+    return { authorization: `Bearer ${token}` };
+  };
+  const headers = new Map<Staff, { authorization: string }>();
+  for (const who of [admin, dealer, franchise, newDealer]) headers.set(who, await headersOf(who));
+
+  type Call = { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> };
+  const call = async (who: Staff, request: Call) => {
+    const response = await app.inject({ ...request, headers: headers.get(who) });
+    if (response.statusCode !== 200)
+      throw new Error(`${request.url}: ${response.statusCode} ${response.body}`);
+    return response.json() as { data: Record<string, unknown>; nextCursor: string | null };
+  };
+
+  // A cursor after 50 pages, reached by walking them as a client would.
+  const deepCursor = async (who: Staff) => {
+    let cursor: string | null = null;
+    for (let page = 0; page < 50; page++) {
+      const url: string = `/api/trips?limit=${PAGE}${cursor ? `&cursor=${cursor}` : ''}`;
+      cursor = (await call(who, { method: 'GET', url })).nextCursor;
+    }
+    return cursor!;
+  };
+  const adminDeep = await deepCursor(admin);
+  const dealerDeep = await deepCursor(dealer);
+  const [someTrip] = await db.select({ id: trips.id }).from(trips).limit(1);
+  // A day a month ago, in IST.
+  const day = new Date(Date.now() - 30 * 86_400_000 + 5.5 * 3_600_000).toISOString().slice(0, 10);
+
+  const scenarios: [string, Staff, Call, TripListOptions | null][] = [
+    ['admin, first page', admin, { method: 'GET', url: `/api/trips?limit=${PAGE}` }, { limit: PAGE }],
+    [
+      `admin, search rare "${RARE}"`,
+      admin,
+      { method: 'GET', url: `/api/trips?q=${encodeURIComponent(RARE)}` },
+      { limit: PAGE, q: RARE },
+    ],
+    [
+      `admin, search common "${COMMON}"`,
+      admin,
+      { method: 'GET', url: `/api/trips?q=${COMMON}` },
+      { limit: PAGE, q: COMMON },
+    ],
+    [
+      `admin, search absent "${ABSENT}"`,
+      admin,
+      { method: 'GET', url: `/api/trips?q=${ABSENT}` },
+      { limit: PAGE, q: ABSENT },
+    ],
+    [
+      'admin, status cancelled',
+      admin,
+      { method: 'GET', url: '/api/trips?status=cancelled' },
+      { limit: PAGE, status: 'cancelled' },
+    ],
+    [
+      'admin, status started, paid false, suv',
+      admin,
+      { method: 'GET', url: '/api/trips?status=started&paid=false&carType=suv' },
+      { limit: PAGE, status: 'started', paid: false, carType: 'suv' },
+    ],
+    [
+      `admin, one day (${day})`,
+      admin,
+      { method: 'GET', url: `/api/trips?from=${day}&to=${day}` },
+      { limit: PAGE, from: day, to: day },
+    ],
+    [
+      'admin, page 51 (cursor after 50 pages)',
+      admin,
+      { method: 'GET', url: `/api/trips?cursor=${adminDeep}` },
+      { limit: PAGE, cursor: adminDeep },
+    ],
+    ['city dealer, first page', dealer, { method: 'GET', url: '/api/trips' }, { limit: PAGE }],
+    [
+      `city dealer, filter-trips with ${dealerDriverIds.length} driver ids`,
+      dealer,
+      { method: 'POST', url: '/api/trips/filter-trips', payload: { ids: dealerDriverIds } },
+      { limit: PAGE, driverIds: dealerDriverIds },
+    ],
+    [
+      'city dealer, page 51',
+      dealer,
+      { method: 'GET', url: `/api/trips?cursor=${dealerDeep}` },
+      { limit: PAGE, cursor: dealerDeep },
+    ],
+    [
+      'new city dealer (21 old trips), first page',
+      newDealer,
+      { method: 'GET', url: '/api/trips' },
+      { limit: PAGE },
+    ],
+    [
+      'city dealer, search absent',
+      dealer,
+      { method: 'GET', url: `/api/trips?q=${ABSENT}` },
+      { limit: PAGE, q: ABSENT },
+    ],
+    [
+      'franchise, first page',
+      franchise,
+      { method: 'POST', url: '/api/trips/filter-trips', payload: {} },
+      { limit: PAGE },
+    ],
+    [
+      `franchise, search common "${COMMON}"`,
+      franchise,
+      { method: 'POST', url: '/api/trips/filter-trips', payload: { q: COMMON } },
+      { limit: PAGE, q: COMMON },
+    ],
+    [
+      `franchise, search rare "${RARE}"`,
+      franchise,
+      { method: 'POST', url: '/api/trips/filter-trips', payload: { q: RARE } },
+      { limit: PAGE, q: RARE },
+    ],
+    ['trip detail', admin, { method: 'GET', url: `/api/trips/${someTrip!.id}` }, null],
+    ['customers, first page (with total)', admin, { method: 'GET', url: '/api/customers' }, null],
+    [
+      `customers, search "${COMMON}" (with total)`,
+      admin,
+      { method: 'GET', url: `/api/customers?q=${COMMON}` },
+      null,
+    ],
+  ];
+
+  console.log('\n=== EXPLAIN ANALYZE of the list queries');
+  for (const [label, caller, , options] of scenarios) {
+    if (!options) continue;
+    const queries = buildTripListQueries(db, caller, options);
+    if (queries.kind === 'all') await explainQuery(db, label, queries.all);
+    else {
+      // The queries the API runs for this page, in turn.
+      const { ran } = await findScopedKeys(queries, options.limit);
+      for (const name of ran) await explainQuery(db, `${label} [${name}]`, queries[name]);
+    }
+  }
+  const ratingIds = rowsOf(
+    await db.execute(
+      sql`select distinct driver_id from (select driver_id from trips where driver_id is not null order by created_at desc nulls last limit ${PAGE}) t`,
+    ),
+  ).map((row) => String(row.driver_id));
+  await explainQuery(
+    db,
+    "driver ratings of the first page's drivers (one grouped query)",
+    buildDriverRatingsQuery(db, ratingIds),
+  );
+  const customerQueries = buildCustomerListQueries(db, { q: COMMON, limit: PAGE });
+  await explainQuery(db, `customers, search "${COMMON}" [page]`, customerQueries.page);
+  await explainQuery(db, `customers, search "${COMMON}" [total]`, customerQueries.total);
+
+  console.log(`\n=== Whole requests: first (cold), then median and slowest of ${REQUESTS}`);
+  for (const [label, who, request] of scenarios) {
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i <= REQUESTS; i++) {
+      const start = performance.now();
+      const body = await call(who, request);
+      times.push(performance.now() - start);
+      rows =
+        body.data && typeof body.data === 'object' && !('id' in body.data)
+          ? Object.keys(body.data).length
+          : 1;
+    }
+    const [first, ...rest] = times;
+    rest.sort((a, b) => a - b);
+    const median = rest[Math.floor(rest.length / 2)]!;
+    console.log(
+      `  ${label.padEnd(52)} first ${first!.toFixed(1).padStart(7)} ms   median ${median.toFixed(1).padStart(7)} ms   max ${rest.at(-1)!.toFixed(1).padStart(7)} ms   (${rows} rows)`,
+    );
+  }
+  await app.close();
+  await database.close();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

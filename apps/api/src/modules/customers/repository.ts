@@ -1,0 +1,119 @@
+import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Customer } from '@bmet/shared/schemas/customer';
+import type { Db } from '../../db/client';
+import { customerRatings, customers } from '../../db/schema';
+import { decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { refuseNul } from '../../lib/text';
+
+const customerColumns = {
+  id: customers.id,
+  name: customers.name,
+  email: customers.email,
+  phoneNumber: customers.phoneNumber,
+};
+
+/** The text the customer search matches: the very expression of customers_search_idx. */
+const searchText = sql`lower(${customers.name} || ' ' || coalesce(${customers.email}, '') || ' ' || coalesce(${customers.phoneNumber}, ''))`;
+
+// ---------------------------------------------------------------------------------------------
+// List: by name, keyset on (name, id)
+
+// A name PostgreSQL can bind: a forged cursor carrying NUL gets the 400 of a bad cursor.
+const listCursorSchema = z
+  .object({ name: z.string().refine((name) => !name.includes('\u0000')), id: z.uuid() })
+  .strict();
+
+export type CustomerListOptions = { q?: string; limit: number; cursor?: string };
+
+/**
+ * The two queries of a list page: the page itself (keyset on name then id, one row more than
+ * asked to tell whether another page follows) and the count of everything matching the search.
+ */
+export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
+  refuseNul('q', options.q);
+  const filter: SQL | undefined = options.q
+    ? sql`${searchText} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
+    : undefined;
+  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  const page = db
+    .select(customerColumns)
+    .from(customers)
+    .where(
+      and(
+        filter,
+        after ? sql`(${customers.name}, ${customers.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
+      ),
+    )
+    .orderBy(asc(customers.name), asc(customers.id))
+    .limit(options.limit + 1);
+  const total = db.select({ total: count() }).from(customers).where(filter);
+  return { page, total };
+}
+
+/** A page of customers in name order, with the cursor of the next page and the count of all. */
+export async function findCustomers(db: Db, options: CustomerListOptions) {
+  const { page, total } = buildCustomerListQueries(db, options);
+  const rows: Customer[] = await page;
+  const [counted] = await total;
+  const more = rows.length > options.limit;
+  const shown = more ? rows.slice(0, options.limit) : rows;
+  const last = shown.at(-1);
+  return {
+    customers: shown,
+    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+    total: counted?.total ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One customer with the ratings drivers gave them
+
+/** At most this many rating entries come with a customer, newest first. */
+export const CUSTOMER_RATINGS_LIMIT = 100;
+
+const isRating = (value: number | null): value is number => value !== null && value >= 1 && value <= 5;
+
+/**
+ * A customer with the newest rating entries (entries without a rating included, shown as 'Not
+ * rated') and the average (one decimal) and count over every entry that carries a rating; null
+ * when there is no such customer.
+ */
+export async function findCustomer(db: Db, id: string) {
+  const [customer] = await db.select(customerColumns).from(customers).where(eq(customers.id, id));
+  if (!customer) return null;
+  const entries = await db
+    .select({
+      id: customerRatings.id,
+      customerName: customerRatings.customerName,
+      description: customerRatings.description,
+      rating: customerRatings.rating,
+      createdAt: customerRatings.createdAt,
+    })
+    .from(customerRatings)
+    .where(eq(customerRatings.customerId, id))
+    .orderBy(desc(customerRatings.createdAt), desc(customerRatings.id))
+    .limit(CUSTOMER_RATINGS_LIMIT);
+  const [summary] = await db
+    .select({
+      average: sql<string | null>`round(avg(${customerRatings.rating}), 1)`,
+      count: count(customerRatings.rating),
+    })
+    .from(customerRatings)
+    .where(and(eq(customerRatings.customerId, id), sql`${customerRatings.rating} between 1 and 5`));
+  return {
+    ...customer,
+    ratings: entries.map((entry) => ({
+      id: entry.id,
+      customerName: entry.customerName,
+      description: entry.description,
+      // Only 1 to 5 is a rating; anything else stored by an old app shows as 'Not rated'.
+      rating: isRating(entry.rating) ? entry.rating : null,
+      date: entry.createdAt.toISOString(),
+    })),
+    rating: {
+      average: summary?.average == null ? null : Number(summary.average),
+      count: summary?.count ?? 0,
+    },
+  };
+}

@@ -1,0 +1,494 @@
+import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { z } from 'zod';
+import { CAR_TYPES, CAR_TYPE_LABELS, type CarType, type TripStatus } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
+import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
+import type { Db } from '../../db/client';
+import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
+import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { refuseNul } from '../../lib/text';
+import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
+
+/** The caller of a change: whose scope applies, and who the audit log names. */
+export type Caller = TripScopeCaller & { requestId: string };
+
+const driver = alias(drivers, 'driver');
+const author = alias(accounts, 'author');
+
+const isCarType = (value: string | null): value is CarType => CAR_TYPES.includes(value as CarType);
+
+/** created_at to the microsecond, in UTC, for a cursor. */
+const cursorAt = () =>
+  sql<string>`to_char(${trips.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`.as(
+    'cursor_at',
+  );
+
+const tripColumns = {
+  id: trips.id,
+  title: trips.title,
+  body: trips.body,
+  phoneNumber: trips.phoneNumber,
+  carType: trips.carType,
+  pickupLocation: trips.pickupLocation,
+  pickupLat: trips.pickupLat,
+  pickupLong: trips.pickupLong,
+  destinationLocation: trips.destinationLocation,
+  destinationLat: trips.destinationLat,
+  destinationLong: trips.destinationLong,
+  distanceKm: trips.distanceKm,
+  price: trips.price,
+  status: trips.status,
+  paid: trips.paid,
+  cancelReason: trips.cancelReason,
+  createdAt: trips.createdAt,
+  cursorAt: cursorAt(),
+  driverId: trips.driverId,
+  driverName: driver.name,
+  driverPhoneNumber: driver.phoneNumber,
+  driverVehicleNumber: driver.vehicleNumber,
+  driverCarType: driver.carType,
+};
+
+function selectTrips(db: DbExecutor) {
+  return db.select(tripColumns).from(trips).leftJoin(driver, eq(driver.id, trips.driverId)).$dynamic();
+}
+type TripRecord = Awaited<ReturnType<typeof selectTrips>>[number];
+
+/**
+ * A stored trip with the spec's field names. The customer's phone number is personal data: only
+ * admins receive it.
+ */
+function toTrip(row: TripRecord, caller: TripScopeCaller, ratings: Map<string, number>): Trip {
+  const carType = isCarType(row.carType) ? row.carType : null;
+  const vehicleType = carType ?? (isCarType(row.driverCarType) ? row.driverCarType : null);
+  const assigned = row.driverId !== null && row.driverName !== null;
+  return {
+    id: row.id,
+    title: row.title,
+    body: row.body,
+    phoneNumber: caller.role === 'admin' ? row.phoneNumber : null,
+    'pick-up': { location: row.pickupLocation, lat: row.pickupLat, long: row.pickupLong },
+    destination: { location: row.destinationLocation, lat: row.destinationLat, long: row.destinationLong },
+    status: row.status,
+    paid: row.paid,
+    completed: row.status === 'completed',
+    driver: assigned,
+    driverId: row.driverId,
+    driver_info: assigned
+      ? {
+          name: row.driverName!,
+          phoneNumber: row.driverPhoneNumber,
+          rating: ratings.get(row.driverId!) ?? null,
+          Car: vehicleType ? CAR_TYPE_LABELS[vehicleType] : null,
+          vehicleNumber: row.driverVehicleNumber,
+        }
+      : null,
+    carType,
+    distance: row.distanceKm,
+    price: row.price,
+    cancelReason: row.cancelReason,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The average rating (one decimal) of each of a set of drivers, in one grouped query, so that a
+ * page costs one query for all its drivers; drivers without a rating are absent. Only 1 to 5 is a
+ * rating. Exposed for the benchmark's EXPLAIN.
+ */
+export function buildDriverRatingsQuery(db: DbExecutor, driverIds: string[]) {
+  return db
+    .select({
+      driverId: driverRatings.driverId,
+      average: sql<string>`round(avg(${driverRatings.rating}), 1)`,
+    })
+    .from(driverRatings)
+    .where(and(inArray(driverRatings.driverId, driverIds), sql`${driverRatings.rating} between 1 and 5`))
+    .groupBy(driverRatings.driverId);
+}
+
+async function findDriverRatings(db: DbExecutor, driverIds: string[]): Promise<Map<string, number>> {
+  if (driverIds.length === 0) return new Map();
+  const rows = await buildDriverRatingsQuery(db, driverIds);
+  return new Map(rows.map((row) => [row.driverId, Number(row.average)]));
+}
+
+async function toTrips(db: DbExecutor, caller: TripScopeCaller, rows: TripRecord[]): Promise<Trip[]> {
+  const driverIds = [...new Set(rows.flatMap((row) => (row.driverId ? [row.driverId] : [])))];
+  const ratings = await findDriverRatings(db, driverIds);
+  return rows.map((row) => toTrip(row, caller, ratings));
+}
+
+// ---------------------------------------------------------------------------------------------
+// List: newest first, keyset on (created_at, id)
+
+/**
+ * Newest first, spelled as the trips indexes are built: DESC NULLS LAST. A bare DESC means NULLS
+ * FIRST, which those indexes cannot serve (created_at is never null, but the planner does not use
+ * that), and the list would sort the whole table for every page.
+ */
+const NEWEST_FIRST = [sql`${trips.createdAt} desc nulls last`, sql`${trips.id} desc nulls last`];
+
+/**
+ * A time PostgreSQL can read: a forged cursor such as February 30 or year 0 gets the 400 of a bad
+ * cursor, not a failed query.
+ */
+function isRealInstant(value: string): boolean {
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed) || value.startsWith('0000')) return false;
+  return new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
+const listCursorSchema = z
+  .object({ at: z.string().regex(CURSOR_TIMESTAMP).refine(isRealInstant), id: z.uuid() })
+  .strict();
+
+export type TripListOptions = {
+  q?: string;
+  status?: TripStatus;
+  paid?: boolean;
+  carType?: CarType;
+  /** Inclusive bounds: an ISO date-time, or a bare date read as a whole day in IST. */
+  from?: string;
+  to?: string;
+  /** Narrows the caller's scope to these drivers' trips; never widens it. */
+  driverIds?: string[];
+  limit: number;
+  cursor?: string;
+};
+
+/**
+ * Staff work in India, so a bare date is a calendar day in India Standard Time (UTC+05:30 all
+ * year, no daylight saving). Answers the instant the day starts, with its offset spelled out so
+ * that the database's own time zone plays no part.
+ */
+function startOfIndianDay(date: string): string {
+  return `${date}T00:00:00+05:30`;
+}
+
+function nextDate(date: string): string {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
+}
+
+const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/** PostgreSQL has no year 0 (the schemas let it through): refuse it rather than fail the query. */
+function checkYear(field: 'from' | 'to', value: string | undefined) {
+  if (value?.startsWith('0000')) {
+    const message = 'Not a valid date.';
+    throw new AppError('VALIDATION', `${field}: ${message}`, { fieldErrors: { [field]: [message] } });
+  }
+}
+
+/** The trip's created_at within [from, to], both inclusive; a bare `to` includes its whole day. */
+function dateConditions(from: string | undefined, to: string | undefined): SQL[] {
+  checkYear('from', from);
+  checkYear('to', to);
+  const conditions: SQL[] = [];
+  if (from) {
+    const start = isBareDate(from) ? startOfIndianDay(from) : from;
+    conditions.push(sql`${trips.createdAt} >= ${start}::timestamptz`);
+  }
+  if (to) {
+    conditions.push(
+      isBareDate(to)
+        ? sql`${trips.createdAt} < ${startOfIndianDay(nextDate(to))}::timestamptz`
+        : sql`${trips.createdAt} <= ${to}::timestamptz`,
+    );
+  }
+  return conditions;
+}
+
+/** The filters of a list and the keyset after its cursor: every condition but the scope. */
+function listConditions(options: TripListOptions): SQL[] {
+  refuseNul('q', options.q);
+  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  const conditions: (SQL | undefined)[] = [
+    // The same expression as trips_title_search_idx, so that the trigram index can answer it.
+    options.q
+      ? sql`lower(${trips.title}) like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
+      : undefined,
+    options.status ? eq(trips.status, options.status) : undefined,
+    options.paid === undefined ? undefined : eq(trips.paid, options.paid),
+    options.carType ? eq(trips.carType, options.carType) : undefined,
+    ...dateConditions(options.from, options.to),
+    after
+      ? sql`(${trips.createdAt}, ${trips.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
+      : undefined,
+  ];
+  return conditions.filter((condition): condition is SQL => condition !== undefined);
+}
+
+/**
+ * How a scoped list looks for its page (see buildTripListQueries). The tests give small values to
+ * reach every path on a small database.
+ */
+export type ListTuning = {
+  /** How many of the newest trips matching the filters are looked through first. */
+  recentWindow: number;
+  /** Up to this many drivers, a sparse scope is read driver by driver. */
+  fewDrivers: number;
+};
+
+export const LIST_TUNING: ListTuning = { recentWindow: 2000, fewDrivers: 200 };
+
+/**
+ * The queries of a list page, newest first, one row more than asked to tell whether another page
+ * follows. Exposed apart from findTrips so that the benchmark can EXPLAIN exactly what the API runs.
+ *
+ * An admin's list without driver ids is one query (`all`): PostgreSQL walks trips_created_idx (or
+ * the status or title index) and stops when the page is full.
+ *
+ * A scoped list (a dealer's, a franchise's, or the trips of chosen drivers) cannot leave that
+ * choice to the planner alone: it cannot know how many trips a scope's drivers have, and a new
+ * dealer whose three drivers have a few old trips would make it walk a million trips to fill one
+ * page. So, in turn, until one answers:
+ * - `recent` looks for the page among the newest trips that match the filters (a window of
+ *   `recentWindow`): a scope holding more than about 1 in 40 of them fills its page there;
+ * - `windowSize`: when that page is short but the window held every matching trip, it is complete;
+ * - `scopeSize` counts the scope's drivers up to `fewDrivers` + 1. A sparse scope of few drivers
+ *   is read by `perDriver`, which takes the newest matching trips of each driver from
+ *   trips_driver_created_idx and keeps the newest of them: its cost follows the number of drivers,
+ *   not the number of trips. A sparse scope of many drivers is left to the planner (`scoped`),
+ *   as it then usually holds the filter that made it sparse (a status, a search).
+ * The scoped queries answer ids and cursor keys; the trips themselves are then read by id.
+ */
+export function buildTripListQueries(
+  db: DbExecutor,
+  caller: TripScopeCaller,
+  options: TripListOptions,
+  tuning: ListTuning = LIST_TUNING,
+) {
+  const conditions = listConditions(options);
+  const size = options.limit + 1;
+  const drivenBy = and(
+    scopeDrivers(caller) ?? undefined,
+    options.driverIds ? inArray(drivers.id, options.driverIds) : undefined,
+  );
+  if (!drivenBy) {
+    return {
+      kind: 'all' as const,
+      all: selectTrips(db)
+        .where(and(...conditions))
+        .orderBy(...NEWEST_FIRST)
+        .limit(size),
+    };
+  }
+  const scopeDriverIds = sql`select ${drivers.id} from ${drivers} where ${drivenBy}`;
+
+  const window = db
+    .select({ id: trips.id, createdAt: trips.createdAt, driverId: trips.driverId, cursorAt: cursorAt() })
+    .from(trips)
+    .where(and(...conditions))
+    .orderBy(...NEWEST_FIRST)
+    .limit(tuning.recentWindow);
+  const windowTrips = window.as('recent');
+  const recent = db
+    .select({ id: windowTrips.id, cursorAt: windowTrips.cursorAt })
+    .from(windowTrips)
+    .where(sql`${windowTrips.driverId} in (${scopeDriverIds})`)
+    .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
+    .limit(size);
+  const windowSize = db.select({ size: count() }).from(window.as('window'));
+
+  const scopeSize = db.select({ size: count() }).from(
+    db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(drivenBy)
+      .limit(tuning.fewDrivers + 1)
+      .as('scope'),
+  );
+
+  const newestOfDriver = db
+    .select({ id: trips.id, createdAt: trips.createdAt, cursorAt: cursorAt() })
+    .from(trips)
+    .where(and(sql`${trips.driverId} = ${drivers.id}`, ...conditions))
+    .orderBy(...NEWEST_FIRST)
+    .limit(size)
+    .as('newest');
+  const perDriver = db
+    .select({ id: newestOfDriver.id, cursorAt: newestOfDriver.cursorAt })
+    .from(drivers)
+    .crossJoinLateral(newestOfDriver)
+    .where(drivenBy)
+    .orderBy(sql`${newestOfDriver.createdAt} desc nulls last`, sql`${newestOfDriver.id} desc nulls last`)
+    .limit(size);
+
+  const scoped = db
+    .select({ id: trips.id, cursorAt: cursorAt() })
+    .from(trips)
+    .where(and(sql`${trips.driverId} in (${scopeDriverIds})`, ...conditions))
+    .orderBy(...NEWEST_FIRST)
+    .limit(size);
+
+  return { kind: 'scoped' as const, recent, windowSize, scopeSize, perDriver, scoped };
+}
+
+/** The trips of these ids, in this order. */
+async function findTripRecords(db: DbExecutor, ids: string[]): Promise<TripRecord[]> {
+  if (ids.length === 0) return [];
+  const rows = await selectTrips(db).where(inArray(trips.id, ids));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export type ScopedQueries = Extract<ReturnType<typeof buildTripListQueries>, { kind: 'scoped' }>;
+
+/**
+ * The ids and cursor keys of a scoped page, by the first of the paths that can answer it, with
+ * the names of the queries that ran (the benchmark EXPLAINs those).
+ */
+export async function findScopedKeys(
+  queries: ScopedQueries,
+  limit: number,
+  tuning: ListTuning = LIST_TUNING,
+) {
+  const recent = await queries.recent;
+  if (recent.length > limit) return { keys: recent, ran: ['recent'] as const };
+  const [window] = await queries.windowSize;
+  if ((window?.size ?? 0) < tuning.recentWindow)
+    return { keys: recent, ran: ['recent', 'windowSize'] as const };
+  const [scope] = await queries.scopeSize;
+  return (scope?.size ?? 0) <= tuning.fewDrivers
+    ? { keys: await queries.perDriver, ran: ['recent', 'windowSize', 'scopeSize', 'perDriver'] as const }
+    : { keys: await queries.scoped, ran: ['recent', 'windowSize', 'scopeSize', 'scoped'] as const };
+}
+
+/** A page of the trips a caller may see, newest first, with the cursor of the next page. */
+export async function findTrips(
+  db: Db,
+  caller: TripScopeCaller,
+  options: TripListOptions,
+  tuning: ListTuning = LIST_TUNING,
+) {
+  // Asked for no driver at all: nothing to answer, and no query to run.
+  if (options.driverIds?.length === 0) return { trips: [] as Trip[], nextCursor: null };
+  const queries = buildTripListQueries(db, caller, options, tuning);
+  let keys: { id: string; cursorAt: string }[];
+  let rows: TripRecord[];
+  if (queries.kind === 'all') {
+    rows = await queries.all;
+    keys = rows;
+  } else {
+    ({ keys } = await findScopedKeys(queries, options.limit, tuning));
+    rows = await findTripRecords(
+      db,
+      keys.slice(0, options.limit).map((key) => key.id),
+    );
+  }
+  const more = keys.length > options.limit;
+  const last = keys[options.limit - 1];
+  return {
+    trips: await toTrips(db, caller, rows.slice(0, options.limit)),
+    nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One trip and its feedback
+
+/** At most this many feedback entries come with a trip, newest first. */
+export const TRIP_FEEDBACK_LIMIT = 100;
+
+/** A trip in the caller's scope, or null. */
+export async function findTrip(db: DbExecutor, caller: TripScopeCaller, id: string): Promise<Trip | null> {
+  const [row] = await selectTrips(db)
+    .where(and(eq(trips.id, id), tripScope(caller)))
+    .limit(1);
+  if (!row) return null;
+  const [trip] = await toTrips(db, caller, [row]);
+  return trip!;
+}
+
+/** Like findTrip, but a trip outside the caller's scope is a 404, as if it did not exist. */
+export async function getTrip(db: DbExecutor, caller: TripScopeCaller, id: string): Promise<Trip> {
+  const trip = await findTrip(db, caller, id);
+  if (!trip) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  return trip;
+}
+
+const feedbackColumns = {
+  id: tripFeedback.id,
+  feedback: tripFeedback.feedback,
+  rating: tripFeedback.rating,
+  authorId: tripFeedback.authorId,
+  authorName: sql<string>`coalesce(${author.displayName}, ${author.email})`,
+  createdAt: tripFeedback.createdAt,
+};
+
+function toFeedback(row: {
+  id: string;
+  feedback: string;
+  rating: number;
+  authorId: string;
+  authorName: string;
+  createdAt: Date;
+}): TripFeedback {
+  return {
+    id: row.id,
+    feedback: row.feedback,
+    rating: row.rating,
+    author: { id: row.authorId, name: row.authorName },
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** The feedback saved on a trip, newest first. */
+export async function findTripFeedback(db: DbExecutor, tripId: string): Promise<TripFeedback[]> {
+  const rows = await db
+    .select(feedbackColumns)
+    .from(tripFeedback)
+    .innerJoin(author, eq(author.id, tripFeedback.authorId))
+    .where(eq(tripFeedback.tripId, tripId))
+    .orderBy(desc(tripFeedback.createdAt), desc(tripFeedback.id))
+    .limit(TRIP_FEEDBACK_LIMIT);
+  return rows.map(toFeedback);
+}
+
+/**
+ * Saves feedback and a star rating on a trip of the caller's scope, with its audit row in the
+ * same transaction; null when the trip is not in the caller's scope.
+ */
+export async function createTripFeedback(
+  db: Db,
+  caller: Caller,
+  tripId: string,
+  input: { feedback: string; rating: number },
+): Promise<TripFeedback | null> {
+  return db.transaction(async (tx) => {
+    const [trip] = await tx
+      .select({ id: trips.id })
+      .from(trips)
+      .where(and(eq(trips.id, tripId), tripScope(caller)));
+    if (!trip) return null;
+    const [saved] = await tx
+      .insert(tripFeedback)
+      .values({ tripId, authorId: caller.id, feedback: input.feedback, rating: input.rating })
+      .returning();
+    const actor: Actor = { id: caller.id, requestId: caller.requestId };
+    await recordAudit(tx, actor, {
+      action: 'create',
+      resource: 'trip-feedback',
+      resourceId: saved!.id,
+      before: null,
+      after: {
+        tripId,
+        feedback: saved!.feedback,
+        rating: saved!.rating,
+        authorId: saved!.authorId,
+        createdAt: saved!.createdAt.toISOString(),
+      },
+    });
+    const [row] = await tx
+      .select(feedbackColumns)
+      .from(tripFeedback)
+      .innerJoin(author, eq(author.id, tripFeedback.authorId))
+      .where(eq(tripFeedback.id, saved!.id));
+    return toFeedback(row!);
+  });
+}

@@ -1,0 +1,105 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createTrip } from '../../db/seed/factories';
+import { useTestApp } from '../../test/test-app';
+import { findTrips, LIST_TUNING, type ListTuning, type TripListOptions } from './repository';
+import type { TripScopeCaller } from './scope';
+import { createTripWorld, type TripWorld } from './test-fixtures';
+
+/**
+ * A scoped list is answered from the newest trips when it can, else driver by driver or by the
+ * planner (see buildTripListQueries). Every path must give the same pages: these tests tune the
+ * choice so that each path runs on a small database.
+ */
+
+const t = useTestApp();
+let w: TripWorld;
+
+beforeAll(async () => {
+  w = await createTripWorld(t.db);
+  // More trips for a1 and a2, interleaved in time, two of them at the very same instant.
+  const base = Date.now() - 30 * 3_600_000;
+  const at = (minutes: number) => new Date(base - minutes * 60_000);
+  const add = (driver: 'a1' | 'a2', minutes: number, overrides = {}) =>
+    createTrip(t.db, {
+      customer: w.customer,
+      driver: { id: w.drivers[driver].id, state: 'maharashtra', carType: w.drivers[driver].carType },
+      status: 'completed',
+      createdAt: at(minutes),
+      overrides: { title: `Ravi Kumar ${w.tag}`, ...overrides },
+    });
+  for (const minutes of [1, 3, 5, 5, 9]) await add('a1', minutes);
+  for (const minutes of [2, 4, 5, 8]) await add('a2', minutes, { paid: true });
+  await add('a1', 6, { title: `Other ${w.tag}`, status: 'cancelled' });
+});
+
+/** Every page of a list, walked to the end. */
+async function walk(
+  caller: TripScopeCaller,
+  options: Omit<TripListOptions, 'cursor'>,
+  tuning: ListTuning = LIST_TUNING,
+) {
+  const ids: string[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const result = await findTrips(t.db, caller, { ...options, cursor }, tuning);
+    ids.push(...result.trips.map((trip) => trip.id));
+    if (!result.nextCursor) return ids;
+    cursor = result.nextCursor;
+  }
+  throw new Error('The walk did not end');
+}
+
+const TUNINGS: [string, ListTuning][] = [
+  // A window this wide holds every trip of the test database: pages come from `recent`.
+  ['the newest trips', { recentWindow: 1_000_000, fewDrivers: 0 }],
+  // A window of one trip leaves every page short.
+  ['driver by driver', { recentWindow: 1, fewDrivers: 1000 }],
+  ['the planner', { recentWindow: 1, fewDrivers: 0 }],
+];
+
+const DRIVER_BY_DRIVER = TUNINGS[1]![1];
+
+describe('scoped lists, whatever the path that answers them', () => {
+  // Built lazily: the world exists only once beforeAll has run.
+  const cases: [string, () => [TripScopeCaller, Omit<TripListOptions, 'cursor' | 'limit'>]][] = [
+    ['dealer A, everything', () => [w.dealerA, {}]],
+    ['dealer A, a search', () => [w.dealerA, { q: `ravi kumar ${w.tag}` }]],
+    ['dealer A, paid', () => [w.dealerA, { paid: true }]],
+    ['dealer A, cancelled', () => [w.dealerA, { status: 'cancelled' }]],
+    ['dealer A, ids of a2 and b1', () => [w.dealerA, { driverIds: [w.drivers.a2.id, w.drivers.b1.id] }]],
+    ['franchise A1, everything', () => [w.franchiseA1, {}]],
+    ['franchise B1, everything', () => [w.franchiseB1, {}]],
+    [
+      'admin, ids of a1 and the loose driver',
+      () => [w.admin, { driverIds: [w.drivers.a1.id, w.drivers.loose.id] }],
+    ],
+  ];
+
+  it.each(cases)('gives the same pages: %s', async (_label, build) => {
+    const [caller, filters] = build();
+    const expected = await walk(caller, { ...filters, limit: 100 });
+    expect(expected.length).toBeGreaterThan(0);
+    for (const [path, tuning] of TUNINGS) {
+      for (const limit of [2, 5]) {
+        const pages = await walk(caller, { ...filters, limit }, tuning);
+        expect(pages, `${path}, limit ${limit}`).toEqual(expected);
+      }
+    }
+  });
+
+  it("answers the dealer's trips newest first, ties by id", async () => {
+    const trips = (await findTrips(t.db, w.dealerA, { limit: 100 }, DRIVER_BY_DRIVER)).trips;
+    const keys = trips.map((trip) => `${trip.createdAt} ${trip.id}`);
+    expect(keys).toEqual([...keys].sort().reverse());
+    expect(trips).toHaveLength(2 + 6 + 4);
+    expect(trips.every((trip) => [w.drivers.a1.id, w.drivers.a2.id].includes(trip.driverId!))).toBe(true);
+  });
+
+  it('answers nothing of drivers outside the scope on the driver-by-driver path', async () => {
+    const ids = [w.drivers.b1.id, w.drivers.loose.id];
+    expect((await findTrips(t.db, w.dealerA, { limit: 10, driverIds: ids }, DRIVER_BY_DRIVER)).trips).toEqual(
+      [],
+    );
+    expect((await findTrips(t.db, w.franchiseA1, { limit: 10 }, DRIVER_BY_DRIVER)).trips).toHaveLength(7);
+  });
+});
