@@ -1,4 +1,5 @@
-import type { z } from 'zod';
+import { z } from 'zod';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
 
@@ -31,6 +32,24 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.
  * would see as equal.
  */
 export const CURSOR_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+/**
+ * A time PostgreSQL can read: a forged cursor such as February 30 or year 0 gets the 400 of a bad
+ * cursor, not a failed query (JavaScript's Date.parse would roll February 30 over to March).
+ */
+function isRealInstant(value: string): boolean {
+  const parsed = Date.parse(value);
+  if (Number.isNaN(parsed) || value.startsWith('0000')) return false;
+  return new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
+}
+
+/** The timestamp part of a time-ordered cursor. */
+export const cursorTimestampSchema = z.string().regex(CURSOR_TIMESTAMP).refine(isRealInstant);
+
+/** Newest first, written the way the (created_at desc, id desc) indexes are built, so they serve it. */
+export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
+  return [sql`${createdAt} desc nulls last`, sql`${id} desc nulls last`];
+}
 
 /** User text for a LIKE pattern: %, _ and the escape character itself match literally. */
 export function escapeLikePattern(text: string): string {

@@ -8,7 +8,8 @@ import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { cursorTimestampSchema, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
 import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
 
@@ -100,12 +101,13 @@ function toFranchise(row: FranchiseRow): Franchise {
 // ---------------------------------------------------------------------------------------------
 // Lists: newest first, keyset on (created_at, id)
 
-const listCursorSchema = z.object({ at: z.string().regex(CURSOR_TIMESTAMP), id: z.uuid() }).strict();
+const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
 
 export type AccountListOptions = { q?: string; state?: State; limit: number; cursor?: string };
 
 function listConditions(scope: SQL, options: AccountListOptions): SQL {
   const conditions: SQL[] = [scope];
+  refuseNul('q', options.q);
   if (options.q) {
     const pattern = `%${escapeLikePattern(options.q)}%`;
     conditions.push(

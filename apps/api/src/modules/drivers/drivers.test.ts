@@ -196,6 +196,26 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
       expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
     });
 
+    it('answers 400 to a search carrying a NUL character (PostgreSQL text cannot hold it)', async () => {
+      const response = await getAs(t, w.admin, '/api/drivers?q=a%00b');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION', fieldErrors: { q: expect.any(Array) } });
+    });
+
+    it.each(['2026-02-30T10:00:00.000000Z', '0000-01-01T00:00:00.000000Z'])(
+      'answers 400 Invalid cursor. to a booking-history cursor at the impossible time %s',
+      async (at) => {
+        const cursor = Buffer.from(JSON.stringify({ at, id: randomUUID() })).toString('base64url');
+        const response = await getAs(
+          t,
+          w.admin,
+          `/api/drivers/driver/${w.drivers.a1.id}/history?cursor=${cursor}`,
+        );
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      },
+    );
+
     it.each(['0', '201', 'many'])('refuses limit=%s', async (limit) => {
       const response = await getAs(t, franchise, `/api/franchise?limit=${limit}`);
       expect(response.statusCode).toBe(400);

@@ -16,7 +16,14 @@ import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/d
 import type { Db } from '../../db/client';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import {
+  cursorTimestampSchema,
+  decodeCursor,
+  encodeCursor,
+  escapeLikePattern,
+  newestFirst,
+} from '../../lib/paging';
+import { refuseNul } from '../../lib/text';
 import { driverScope, type DriverScopeCaller } from './scope';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
@@ -161,6 +168,7 @@ function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL 
 
 /** A page of the drivers a caller may see, in name order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
+  refuseNul('q', options.q);
   const { page, total } = buildDriverListQueries(db, caller, options);
   const rows = await page;
   const [counted] = await total;
@@ -498,7 +506,7 @@ export async function reviewDocument(
 // ---------------------------------------------------------------------------------------------
 // Booking history and ratings: newest first, keyset on (created_at, id)
 
-const timeCursorSchema = z.object({ at: z.string().regex(CURSOR_TIMESTAMP), id: z.uuid() }).strict();
+const timeCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
 
 /** created_at to the microsecond, in UTC, for a cursor. */
 const cursorTime = (column: typeof trips.createdAt | typeof driverRatings.createdAt) =>
@@ -539,7 +547,7 @@ export async function findDriverHistory(
           : undefined,
       ),
     )
-    .orderBy(desc(trips.createdAt), desc(trips.id))
+    .orderBy(...newestFirst(trips.createdAt, trips.id))
     .limit(options.limit + 1);
   const { rows: shown, nextCursor } = pageOf(rows, options.limit);
   return {

@@ -8,7 +8,13 @@ import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import type { Db } from '../../db/client';
 import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { CURSOR_TIMESTAMP, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import {
+  cursorTimestampSchema,
+  decodeCursor,
+  encodeCursor,
+  escapeLikePattern,
+  newestFirst,
+} from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
 
@@ -130,21 +136,9 @@ async function toTrips(db: DbExecutor, caller: TripScopeCaller, rows: TripRecord
  * FIRST, which those indexes cannot serve (created_at is never null, but the planner does not use
  * that), and the list would sort the whole table for every page.
  */
-const NEWEST_FIRST = [sql`${trips.createdAt} desc nulls last`, sql`${trips.id} desc nulls last`];
+const NEWEST_FIRST = newestFirst(trips.createdAt, trips.id);
 
-/**
- * A time PostgreSQL can read: a forged cursor such as February 30 or year 0 gets the 400 of a bad
- * cursor, not a failed query.
- */
-function isRealInstant(value: string): boolean {
-  const parsed = Date.parse(value);
-  if (Number.isNaN(parsed) || value.startsWith('0000')) return false;
-  return new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
-}
-
-const listCursorSchema = z
-  .object({ at: z.string().regex(CURSOR_TIMESTAMP).refine(isRealInstant), id: z.uuid() })
-  .strict();
+const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
 
 export type TripListOptions = {
   q?: string;
