@@ -1,4 +1,4 @@
-import { Badge, Button, Grid, Group, Select, Table, Text, TextInput } from '@mantine/core';
+import { Badge, Button, Drawer, Group, Select, Table, Text, TextInput } from '@mantine/core';
 import { useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
@@ -160,20 +160,25 @@ export function TripsScreen() {
       {list.isPending ? (
         <ListLoader label="Loading trips" />
       ) : (
-        <Grid>
-          <Grid.Col span={{ base: 12, lg: tripId ? 7 : 12 }} order={{ base: 2, lg: 1 }}>
-            {trips.length === 0 ? <Text c="dimmed">No trips match.</Text> : table}
-            <LoadMoreButton query={list} mt="sm">
-              Load more trips
-            </LoadMoreButton>
-          </Grid.Col>
-          {tripId && (
-            <Grid.Col span={{ base: 12, lg: 5 }} order={{ base: 1, lg: 2 }}>
-              <TripDetailPanel tripId={tripId} onClose={() => navigate('/trips')} />
-            </Grid.Col>
-          )}
-        </Grid>
+        <>
+          {trips.length === 0 ? <Text c="dimmed">No trips match.</Text> : table}
+          <LoadMoreButton query={list} mt="sm">
+            Load more trips
+          </LoadMoreButton>
+        </>
       )}
+      {/* The panel slides over the list so the table keeps its width; it has its own URL. */}
+      <Drawer
+        opened={Boolean(tripId)}
+        onClose={() => navigate('/trips')}
+        position="right"
+        size="lg"
+        withCloseButton={false}
+        padding={0}
+        aria-label="Trip details"
+      >
+        {tripId && <TripDetailPanel tripId={tripId} onClose={() => navigate('/trips')} />}
+      </Drawer>
     </Page>
   );
 }
