@@ -1,0 +1,528 @@
+import type { APIRequestContext, Page, Request } from '@playwright/test';
+import {
+  ACCOUNTS,
+  authHeader,
+  expect,
+  ROLES,
+  signInThroughApi,
+  test,
+  type Role,
+  type Session,
+} from './fixtures';
+import { screenTitle } from './routes';
+
+/**
+ * The Trips screen and its detail panel against the seeded demo trips, compared with what the API
+ * answers the same role. Tests run in parallel on one server, so only the feedback test writes,
+ * and on a trip deep in the city dealer's list that no other test opens.
+ */
+
+// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
+test.describe.configure({ timeout: 90_000 });
+
+/** Lists wait on the API; the machine running the tests may be busy. */
+const NETWORK = { timeout: 20_000 };
+
+type Place = { location: string | null };
+type Trip = {
+  id: string;
+  title: string;
+  body: string | null;
+  phoneNumber: string | null;
+  'pick-up': Place;
+  destination: Place;
+  status: string;
+  paid: boolean;
+  completed: boolean;
+  driver: boolean;
+  driverId: string | null;
+  driver_info: {
+    name: string;
+    phoneNumber: string | null;
+    rating: number | null;
+    Car: string | null;
+    vehicleNumber: string | null;
+  } | null;
+  createdAt: string;
+};
+type TripFeedback = { feedback: string; rating: number; author: { name: string } };
+type TripFilters = {
+  q?: string;
+  status?: string;
+  paid?: boolean;
+  carType?: string;
+  from?: string;
+  to?: string;
+};
+
+/** The list path of a role: admins GET /api/trips, others POST /api/trips/filter-trips. */
+const isListRequest = (role: Role) => (request: Request) => {
+  const url = new URL(request.url());
+  return role === 'admin'
+    ? request.method() === 'GET' && url.pathname === '/api/trips'
+    : request.method() === 'POST' && url.pathname === '/api/trips/filter-trips';
+};
+
+/** The filters a list request carries, wherever the role's path puts them. */
+function filtersOf(request: Request): Record<string, unknown> {
+  if (request.method() === 'GET') return Object.fromEntries(new URL(request.url()).searchParams);
+  return (request.postDataJSON() as Record<string, unknown>) ?? {};
+}
+
+/** Up to `max` trips the session may see with these filters, newest first, through its role's path. */
+async function fetchTrips(
+  request: APIRequestContext,
+  session: Session,
+  filters: TripFilters = {},
+  max = 100,
+): Promise<{ trips: Trip[]; more: boolean }> {
+  const trips: Trip[] = [];
+  let cursor: string | undefined;
+  do {
+    const limit = Math.min(200, max - trips.length);
+    const response =
+      session.role === 'admin'
+        ? await request.get('/api/trips', {
+            headers: authHeader(session),
+            params: { ...filters, limit, ...(cursor ? { cursor } : {}) },
+          })
+        : await request.post('/api/trips/filter-trips', {
+            headers: authHeader(session),
+            data: { ...filters, limit, cursor },
+          });
+    expect(response.status(), await response.text()).toBe(200);
+    const page = (await response.json()) as { data: Record<string, Trip>; nextCursor: string | null };
+    trips.push(...Object.values(page.data));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && trips.length < max);
+  return { trips, more: cursor !== undefined };
+}
+
+async function fetchTrip(request: APIRequestContext, session: Session, id: string) {
+  const response = await request.get(`/api/trips/${id}`, { headers: authHeader(session) });
+  expect(response.status(), await response.text()).toBe(200);
+  return ((await response.json()) as { data: Trip & { feedback: TripFeedback[] } }).data;
+}
+
+const tripTable = (page: Page) => page.getByRole('table', { name: 'List of Trips' });
+const bodyRows = (page: Page) => tripTable(page).locator('tbody tr');
+const searchBox = (page: Page) => page.getByPlaceholder('Search Trips');
+const panel = (page: Page) => page.getByRole('region', { name: 'Trip details' });
+const loadMore = (page: Page) => page.getByRole('button', { name: 'Load more trips' });
+
+const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
+
+/**
+ * A row as the user reads it, cell after cell: the title with its badges ('Most Recent Trip' on
+ * the first row only, else Paid and/or Completed), pick-up, destination, status, the button.
+ */
+const rowText = (trip: Trip, index: number) =>
+  [
+    trip.title,
+    index === 0 ? 'Most Recent Trip' : `${trip.paid ? 'Paid' : ''}${trip.completed ? 'Completed' : ''}`,
+    trip['pick-up'].location ?? '-',
+    trip.destination.location ?? '-',
+    statusLabel(trip.status),
+    'View Details',
+  ].join('');
+
+/** The table shows exactly these trips, in this order; it keeps the last answer until the next arrives. */
+async function expectTrips(page: Page, trips: Trip[], more: boolean) {
+  if (trips.length === 0) {
+    await expect(page.getByText('No trips match.', { exact: true })).toBeVisible(NETWORK);
+    await expect(tripTable(page)).toHaveCount(0);
+  } else {
+    await expect(bodyRows(page)).toHaveText(trips.map(rowText), NETWORK);
+  }
+  await expect(loadMore(page)).toHaveCount(more ? 1 : 0);
+}
+
+/** Picks an option of one of the screen's filter selects. */
+async function choose(page: Page, filter: string, option: string) {
+  await page.getByRole('combobox', { name: filter, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** The IST calendar date `days` before an instant, as the date inputs and the API take it. */
+const daysBefore = (iso: string, days: number) =>
+  new Date(Date.parse(iso) + 5.5 * 3_600_000 - days * 86_400_000).toISOString().slice(0, 10);
+
+for (const role of ROLES) {
+  test.describe(`trip list as ${role}`, () => {
+    test.use({ role });
+
+    test('shows the spec’s heading, search box and columns, newest first with badges, and loads more', async ({
+      page,
+      request,
+      session,
+    }) => {
+      const { trips, more } = await fetchTrips(request, session!, {}, 100);
+      expect(trips.length).toBe(100);
+      expect(more).toBe(true);
+      // The demo data has both badges on the first page, so the assertions below mean something.
+      expect(trips.slice(1, 50).some((t) => t.paid && t.completed)).toBe(true);
+      expect(trips.slice(1, 50).some((t) => !t.paid)).toBe(true);
+
+      await page.goto('/trips');
+      await expect(screenTitle(page, 'List of Trips')).toBeVisible();
+      await expect(searchBox(page)).toBeVisible();
+      await expect(searchBox(page)).toHaveValue('');
+      await expect(tripTable(page).getByRole('columnheader')).toHaveText(
+        ['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions'],
+        NETWORK,
+      );
+      await expectTrips(page, trips.slice(0, 50), true);
+      await expect(bodyRows(page).first().getByText('Most Recent Trip', { exact: true })).toBeVisible();
+      await expect(tripTable(page).getByText('Most Recent Trip', { exact: true })).toHaveCount(1);
+
+      await loadMore(page).click();
+      await expectTrips(page, trips, true);
+    });
+
+    test('search narrows the list to titles containing the text, whatever its case, once typing pauses', async ({
+      page,
+      request,
+      session,
+    }) => {
+      const term = 'kumar';
+      const expected = await fetchTrips(request, session!, { q: term }, 50);
+      expect(expected.trips.length).toBeGreaterThan(1);
+      // Titles are written 'Kumar': the lower-case term finds them only if case does not matter.
+      for (const trip of expected.trips) expect(trip.title).toMatch(/kumar/i);
+      expect(expected.trips.some((t) => t.title.includes('Kumar'))).toBe(true);
+
+      await page.goto('/trips');
+      await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+      const searches: unknown[] = [];
+      page.on('request', (r) => {
+        if (isListRequest(role)(r) && filtersOf(r).q) searches.push(filtersOf(r).q);
+      });
+
+      await searchBox(page).pressSequentially(term, { delay: 40 });
+      await expectTrips(page, expected.trips, expected.more);
+      // Debounced: not one request per key stroke, and the last one asks for the whole word.
+      expect(searches.at(-1)).toBe(term);
+      expect(searches.length).toBeLessThan(term.length);
+
+      await searchBox(page).fill('no trip has this title');
+      await expectTrips(page, [], false);
+
+      await searchBox(page).fill('');
+      await expectTrips(page, (await fetchTrips(request, session!, {}, 50)).trips, true);
+    });
+  });
+}
+
+test.describe('trip list loader', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('shows a loader until the trips arrive', async ({ page }) => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === '/api/trips/filter-trips',
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    await page.goto('/trips');
+    await expect(screenTitle(page, 'List of Trips')).toBeVisible(NETWORK);
+    await expect(page.getByLabel('Loading trips')).toBeVisible();
+    await expect(tripTable(page)).toHaveCount(0);
+    release();
+    await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+    await expect(page.getByLabel('Loading trips')).toHaveCount(0);
+  });
+});
+
+for (const role of ['admin', 'city_dealer'] as const) {
+  test.describe(`trip filters as ${role}`, () => {
+    test.use({ role });
+
+    test('status, payment, car type and date range narrow the list as the API does', async ({
+      page,
+      request,
+      session,
+    }) => {
+      const newest = (await fetchTrips(request, session!, {}, 1)).trips[0]!;
+      const from = daysBefore(newest.createdAt, 40);
+      const to = daysBefore(newest.createdAt, 30);
+      const steps: { name: string; filters: TripFilters; apply: () => Promise<void> }[] = [
+        {
+          name: 'status Completed',
+          filters: { status: 'completed' },
+          apply: () => choose(page, 'Status', 'Completed'),
+        },
+        {
+          name: 'and Unpaid',
+          filters: { status: 'completed', paid: false },
+          apply: () => choose(page, 'Payment', 'Unpaid'),
+        },
+        {
+          name: 'status Cancelled, any payment, car type Sedan',
+          filters: { status: 'cancelled', carType: 'sedan' },
+          apply: async () => {
+            await choose(page, 'Status', 'Cancelled');
+            // Choosing the chosen option again clears the select.
+            await choose(page, 'Payment', 'Unpaid');
+            await choose(page, 'Car type', 'Sedan');
+          },
+        },
+        {
+          name: `Paid, any status and car type, from ${from} to ${to}`,
+          filters: { paid: true, from, to },
+          apply: async () => {
+            await choose(page, 'Status', 'Cancelled');
+            await choose(page, 'Car type', 'Sedan');
+            await choose(page, 'Payment', 'Paid');
+            await page.getByLabel('From', { exact: true }).fill(from);
+            await page.getByLabel('To', { exact: true }).fill(to);
+          },
+        },
+      ];
+
+      await page.goto('/trips');
+      await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+      for (const step of steps) {
+        await test.step(step.name, async () => {
+          const expected = await fetchTrips(request, session!, step.filters, 50);
+          expect(expected.trips.length, 'the demo data has such trips').toBeGreaterThan(0);
+          await step.apply();
+          await expectTrips(page, expected.trips, expected.more);
+          if (step.filters.status) {
+            await expect(tripTable(page).locator('tbody td:nth-child(4)')).toHaveText(
+              expected.trips.map(() => statusLabel(step.filters.status!)),
+            );
+          }
+        });
+      }
+      // Every trip of the range lies within it (IST days, both ends included).
+      const ranged = await fetchTrips(request, session!, { paid: true, from, to }, 200);
+      for (const trip of ranged.trips) {
+        const day = daysBefore(trip.createdAt, 0);
+        expect(day >= from && day <= to, `${trip.createdAt} in ${from}..${to}`).toBe(true);
+      }
+    });
+  });
+}
+
+for (const role of ['city_dealer', 'franchise'] as const) {
+  test.describe(`trip scope of a ${role}`, () => {
+    test.use({ role });
+
+    test('shows only trips of the role’s drivers: a trip without a driver is neither listed nor opened', async ({
+      page,
+      request,
+      session,
+    }) => {
+      const admin = await signInThroughApi(request, 'admin');
+      // A trip without a driver whose title (the customer's name) is on none of this role's trips.
+      const unassigned = (await fetchTrips(request, admin, { status: 'requested' }, 200)).trips;
+      expect(unassigned.length).toBeGreaterThan(0);
+      let foreign: Trip | undefined;
+      for (const trip of unassigned) {
+        expect(trip.driver).toBe(false);
+        if ((await fetchTrips(request, session!, { q: trip.title }, 1)).trips.length === 0) {
+          foreign = trip;
+          break;
+        }
+      }
+      expect(foreign, 'the demo data has such a trip').toBeDefined();
+      const adminAnswer = await fetchTrips(request, admin, { q: foreign!.title }, 50);
+      expect(adminAnswer.trips.map((t) => t.id)).toContain(foreign!.id);
+
+      const own = await fetchTrips(request, session!, {}, 50);
+      await page.goto('/trips');
+      await expectTrips(page, own.trips, true);
+
+      await searchBox(page).fill(foreign!.title);
+      await expectTrips(page, [], false);
+
+      // Its own URL does not open it either: the panel says what the API says.
+      const answer = await request.get(`/api/trips/${foreign!.id}`, { headers: authHeader(session) });
+      expect(answer.status()).toBe(404);
+      const { error } = (await answer.json()) as { error: string };
+      await page.goto(`/trips/${foreign!.id}`);
+      await expect(panel(page)).toContainText(error, NETWORK);
+      await expect(panel(page).getByRole('table')).toHaveCount(0);
+      await expect(panel(page)).not.toContainText(foreign!.title);
+    });
+  });
+}
+
+/** The panel's rows as the user reads them: a label, then its value. */
+const DETAIL_LABELS = [
+  'Body',
+  'Pick-up Location',
+  'Destination Location',
+  'Driver Assigned',
+  'Driver Name',
+  'Driver Phone Number',
+  'Driver Rating',
+  'Vehicle Type',
+  'Driver Vehicle Number',
+  'Trip Phone Number',
+];
+
+const dash = (value: string | null | undefined) => value || '-';
+
+function detailValues(trip: Trip): (string | RegExp)[] {
+  const info = trip.driver_info;
+  return [
+    dash(trip.body),
+    dash(trip['pick-up'].location),
+    dash(trip.destination.location),
+    trip.driver ? 'Yes' : 'No',
+    dash(info?.name),
+    dash(info?.phoneNumber),
+    info?.rating != null ? new RegExp(`^\\s*${info.rating.toFixed(1).replace('.', '\\.')}$`) : '-',
+    dash(info?.Car),
+    dash(info?.vehicleNumber),
+    dash(trip.phoneNumber),
+  ];
+}
+
+async function expectPanelShows(page: Page, trip: Trip) {
+  await expect(panel(page).getByRole('heading', { name: trip.title, exact: true })).toBeVisible(NETWORK);
+  await expect(panel(page).locator('table tbody th')).toHaveText(DETAIL_LABELS);
+  await expect(panel(page).locator('table tbody td')).toHaveText(detailValues(trip));
+  if (trip.driver_info?.rating != null) {
+    await expect(
+      panel(page).getByRole('img', { name: `${trip.driver_info.rating} out of 5 stars` }),
+    ).toBeVisible();
+  }
+}
+
+for (const role of ['admin', 'city_dealer'] as const) {
+  test.describe(`trip detail panel as ${role}`, () => {
+    test.use({ role });
+
+    test('View Details opens the read-only panel at its own URL; Close clears it; a reload reopens it', async ({
+      page,
+      request,
+      session,
+    }) => {
+      const { trips } = await fetchTrips(request, session!, {}, 50);
+      const index = trips.findIndex((t, i) => i > 0 && t.driver_info?.rating != null);
+      expect(index).toBeGreaterThan(0);
+      const trip = await fetchTrip(request, session!, trips[index]!.id);
+      expect(trip.driver).toBe(true);
+      // The customer's phone number is personal data: only admins receive it.
+      if (role === 'admin') expect(trip.phoneNumber).toBeTruthy();
+      else expect(trip.phoneNumber).toBeNull();
+
+      await page.goto('/trips');
+      await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+      await expect(panel(page)).toHaveCount(0);
+      await bodyRows(page).nth(index).getByRole('button', { name: 'View Details' }).click();
+      await expect(page).toHaveURL(new RegExp(`/trips/${trip.id}$`));
+      await expectPanelShows(page, trip);
+      if (role !== 'admin') {
+        await expect(panel(page).locator('table tbody td').last()).toHaveText('-');
+      }
+
+      await panel(page).getByRole('button', { name: 'Close', exact: true }).click();
+      await expect(page).toHaveURL(/\/trips$/);
+      await expect(panel(page)).toHaveCount(0);
+      await expect(bodyRows(page)).toHaveCount(50);
+
+      await test.step('the panel’s URL opens it directly, and again after a reload', async () => {
+        await page.goto(`/trips/${trip.id}`);
+        await expectPanelShows(page, trip);
+        await page.reload();
+        await expectPanelShows(page, trip);
+        await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+      });
+    });
+  });
+}
+
+test.describe('trip detail panel of a trip without a driver', () => {
+  test.use({ role: 'admin' });
+
+  test('says No for Driver Assigned and shows a dash for each driver field', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const listed = (await fetchTrips(request, session!, { status: 'requested' }, 1)).trips[0]!;
+    const trip = await fetchTrip(request, session!, listed.id);
+    expect(trip.driver).toBe(false);
+    await page.goto(`/trips/${trip.id}`);
+    await expectPanelShows(page, trip);
+    await expect(panel(page).locator('table tbody td').nth(3)).toHaveText('No');
+    await expect(panel(page).locator('table tbody td').nth(4)).toHaveText('-');
+  });
+});
+
+test.describe('trip feedback', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('is refused without a rating, then saved with its author, shown in the panel and after a reload', async ({
+    page,
+    request,
+    session,
+  }) => {
+    // Deep in the dealer's list: no other test opens this trip, so its feedback is this test's.
+    const { trips } = await fetchTrips(request, session!, {}, 140);
+    const trip = await fetchTrip(request, session!, trips[137]!.id);
+    expect(trip.feedback).toEqual([]);
+    const text = `Clean car, polite driver (check ${Date.now()})`;
+    const posts: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && r.url().endsWith(`/api/trips/${trip.id}/feedback`)) posts.push(r.url());
+    });
+
+    await page.goto(`/trips/${trip.id}`);
+    await expectPanelShows(page, trip);
+    const form = panel(page).getByRole('form', { name: 'Trip feedback' });
+    const feedback = form.getByRole('textbox', { name: 'Feedback' });
+    // Mantine's rating keeps a radio for 0: it is the one checked while no star is chosen.
+    const noStars = form.getByRole('radio', { checked: true });
+    await expect(feedback).toHaveValue('');
+    await expect(noStars).toHaveAccessibleName('0');
+    await expect(panel(page).getByText('Saved feedback', { exact: true })).toHaveCount(0);
+
+    await test.step('Submit without a rating is refused and saves nothing', async () => {
+      await feedback.fill(text);
+      await form.getByRole('button', { name: 'Submit' }).click();
+      await expect(form.getByRole('alert')).toHaveText('Please choose a rating from 1 to 5 stars.');
+      await expect(panel(page).getByText('Saved feedback', { exact: true })).toHaveCount(0);
+      expect(posts).toEqual([]);
+      expect((await fetchTrip(request, session!, trip.id)).feedback).toEqual([]);
+    });
+
+    await test.step('with 4 stars it is saved and the form resets', async () => {
+      // The radios are hidden behind the stars: click the fourth star, as a user does.
+      const fourth = await form.getByRole('radio', { name: '4', exact: true }).getAttribute('id');
+      await form.locator(`label[for="${fourth}"]`).click();
+      await expect(form.getByRole('radio', { name: '4', exact: true })).toBeChecked();
+      await form.getByRole('button', { name: 'Submit' }).click();
+      await expect(form.getByRole('status')).toHaveText('Thank you: your feedback was saved.', NETWORK);
+      await expect(form.getByRole('alert')).toHaveCount(0);
+      await expect(feedback).toHaveValue('');
+      await expect(noStars).toHaveAccessibleName('0');
+    });
+
+    const author = ACCOUNTS.city_dealer.displayName;
+    const saved = panel(page).getByText(text, { exact: true });
+    await test.step('the saved feedback shows in the panel with its author and rating', async () => {
+      await expect(saved).toBeVisible(NETWORK);
+      await expect(panel(page).getByText('Saved feedback', { exact: true })).toBeVisible();
+      await expect(panel(page).getByText(new RegExp(`^${author}, `))).toBeVisible();
+      await expect(panel(page).getByRole('img', { name: '4 out of 5 stars' })).toBeVisible();
+      const stored = (await fetchTrip(request, session!, trip.id)).feedback;
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ feedback: text, rating: 4, author: { name: author } });
+    });
+
+    await test.step('and still after a reload', async () => {
+      await page.reload();
+      await expect(saved).toBeVisible(NETWORK);
+      await expect(panel(page).getByText(new RegExp(`^${author}, `))).toBeVisible();
+      await expect(panel(page).getByRole('img', { name: '4 out of 5 stars' })).toBeVisible();
+      await expect(feedback).toHaveValue('');
+    });
+  });
+});
