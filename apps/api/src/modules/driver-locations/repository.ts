@@ -1,31 +1,9 @@
-import { and, desc, eq, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, driverDeviceTokens, drivers } from '../../db/schema';
+import { driverScope } from '../drivers/scope';
+import { driverDeviceTokens, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
 import type { SessionUser } from '../../plugins/authentication';
-
-/**
- * The drivers a caller may see, as a WHERE clause: admin all, a city dealer the drivers of its
- * franchises, a franchise its own; soft-deleted drivers never. Kept here so that this module does
- * not depend on the drivers module; the two express the same rule of docs and decisions.
- */
-function visibleDrivers(user: Pick<SessionUser, 'id' | 'role'>): SQL {
-  const alive = isNull(drivers.deletedAt);
-  switch (user.role) {
-    case 'admin':
-      return alive;
-    case 'franchise':
-      return and(alive, eq(drivers.franchiseId, user.id))!;
-    case 'city_dealer':
-      return and(
-        alive,
-        inArray(
-          drivers.franchiseId,
-          sql`(select ${accounts.id} from ${accounts} where ${accounts.role} = 'franchise' and ${accounts.dealerId} = ${user.id})`,
-        ),
-      )!;
-  }
-}
 
 /** A driver the caller may see, with its position; null outside the caller's scope. */
 export async function findVisibleDriver(db: Db, user: Pick<SessionUser, 'id' | 'role'>, driverId: string) {
@@ -40,7 +18,7 @@ export async function findVisibleDriver(db: Db, user: Pick<SessionUser, 'id' | '
       positionAt: drivers.positionAt,
     })
     .from(drivers)
-    .where(and(eq(drivers.id, driverId), visibleDrivers(user)))
+    .where(and(eq(drivers.id, driverId), driverScope(user)))
     .limit(1);
   return row ?? null;
 }
