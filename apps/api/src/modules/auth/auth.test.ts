@@ -184,6 +184,24 @@ describe('sign-in throttling', () => {
     });
   };
 
+  it('lets a burst of parallel guesses check no more than 5 passwords of one email', async () => {
+    const account = await createAccount(t.db, { role: 'franchise' });
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        postSignIn(t.app, { email: account.email, password: `guess-number-${i}`, role: 'franchise' }),
+      ),
+    );
+    const statuses = responses.map((response) => response.statusCode).sort();
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(7);
+    const right = await postSignIn(t.app, {
+      email: account.email,
+      password: account.password,
+      role: 'franchise',
+    });
+    expect(right.statusCode).toBe(429);
+  });
+
   it('locks an email after 5 failures: the 6th attempt is refused even with the right password', async () => {
     const account = await createAccount(t.db, { role: 'franchise' });
     // A new address each time: the lock must come from the per-email rule alone.

@@ -20,10 +20,9 @@ import {
   consumeResetToken,
   findAccountByEmail,
   findAdminEmails,
-  findLock,
   findUsableResetToken,
   insertResetToken,
-  recordFailure,
+  takeAttempt,
   revokeAccountSessions,
   setPasswordHash,
   voidResetTokens,
@@ -121,8 +120,9 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       [`reset-email:${email}`, RESET_PER_EMAIL],
       [`reset-ip:${ip}`, RESET_PER_ADDRESS],
     ] as const;
-    for (const [key] of keys) {
-      const lockedUntil = await findLock(db, key);
+    // Counted before anything is sent, so a burst of requests cannot slip past the limit.
+    for (const [key, rule] of keys) {
+      const { lockedUntil } = await takeAttempt(db, key, rule);
       if (lockedUntil) {
         const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
         throw new AppError('RATE_LIMITED', MESSAGES.tooManyResetRequests(Math.ceil(seconds / 60)), {
@@ -130,7 +130,6 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         });
       }
     }
-    for (const [key, rule] of keys) await recordFailure(db, key, rule);
   }
 
   app.post(

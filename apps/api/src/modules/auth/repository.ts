@@ -80,39 +80,47 @@ export async function revokeAccountSessions(
 
 export type ThrottleRule = { maxFailures: number; windowMs: number; lockMs: number };
 
-/** The time until which a key is locked out, or null. */
-export async function findLock(db: Db, key: string): Promise<Date | null> {
-  const [row] = await db
-    .select({ lockedUntil: signInAttempts.lockedUntil })
-    .from(signInAttempts)
-    .where(eq(signInAttempts.key, key));
-  return row?.lockedUntil && row.lockedUntil > new Date() ? row.lockedUntil : null;
-}
-
-/** Counts one failure for a key in its window (atomically) and answers the count so far. */
-export async function recordFailure(db: Db, key: string, rule: ThrottleRule): Promise<number> {
+/**
+ * Takes one attempt for a key, atomically, before the work it guards: concurrent requests each get
+ * their own count, so a burst cannot slip past the limit between a check and a count. Answers the
+ * attempts in the current window and, when this attempt is over the limit or the key is locked,
+ * the time until which it is locked. A lock that has run out starts a fresh window.
+ */
+export async function takeAttempt(
+  db: Db,
+  key: string,
+  rule: ThrottleRule,
+): Promise<{ attempts: number; lockedUntil: Date | null }> {
   const now = new Date();
-  const windowStart = new Date(now.getTime() - rule.windowMs);
-  const lockUntil = new Date(now.getTime() + rule.lockMs);
+  const nowSql = sql`${now.toISOString()}::timestamptz`;
+  const windowStart = sql`${new Date(now.getTime() - rule.windowMs).toISOString()}::timestamptz`;
+  const restart = sql`(${signInAttempts.windowStartedAt} < ${windowStart} or ${signInAttempts.lockedUntil} <= ${nowSql})`;
   const [row] = await db
     .insert(signInAttempts)
     .values({ key, failures: 1, windowStartedAt: now })
     .onConflictDoUpdate({
       target: signInAttempts.key,
       set: {
-        failures: sql`case when ${signInAttempts.windowStartedAt} < ${windowStart.toISOString()}::timestamptz then 1 else ${signInAttempts.failures} + 1 end`,
-        windowStartedAt: sql`case when ${signInAttempts.windowStartedAt} < ${windowStart.toISOString()}::timestamptz then ${now.toISOString()}::timestamptz else ${signInAttempts.windowStartedAt} end`,
+        failures: sql`case when ${restart} then 1 else ${signInAttempts.failures} + 1 end`,
+        windowStartedAt: sql`case when ${restart} then ${nowSql} else ${signInAttempts.windowStartedAt} end`,
+        lockedUntil: sql`case when ${restart} then null else ${signInAttempts.lockedUntil} end`,
       },
     })
-    .returning({ failures: signInAttempts.failures });
-  const failures = row?.failures ?? 1;
-  if (failures >= rule.maxFailures) {
-    await db
-      .update(signInAttempts)
-      .set({ lockedUntil: lockUntil, failures: 0, windowStartedAt: now })
-      .where(eq(signInAttempts.key, key));
-  }
-  return failures;
+    .returning({ failures: signInAttempts.failures, lockedUntil: signInAttempts.lockedUntil });
+  const attempts = row?.failures ?? 1;
+  if (row?.lockedUntil && row.lockedUntil > now) return { attempts, lockedUntil: row.lockedUntil };
+  if (attempts <= rule.maxFailures) return { attempts, lockedUntil: null };
+  const lockedUntil = new Date(now.getTime() + rule.lockMs);
+  await db.update(signInAttempts).set({ lockedUntil }).where(eq(signInAttempts.key, key));
+  return { attempts, lockedUntil };
+}
+
+/** Gives back an attempt that turned out fine (a good sign-in from a shared address). */
+export async function forgiveAttempt(db: Db, key: string): Promise<void> {
+  await db
+    .update(signInAttempts)
+    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
+    .where(eq(signInAttempts.key, key));
 }
 
 export async function clearFailures(db: Db, key: string): Promise<void> {

@@ -11,7 +11,7 @@ import { verifyAgainstDummy, verifyPassword } from './password';
 import { updateDisplayName } from './profile';
 import type { ThrottleRule } from './repository';
 import { passwordRoutes, type MailSettings } from './password-routes';
-import { clearFailures, findAccountByEmail, findLock, recordFailure, revokeSession } from './repository';
+import { clearFailures, findAccountByEmail, forgiveAttempt, revokeSession, takeAttempt } from './repository';
 import { startSession } from './start-session';
 
 /**
@@ -55,10 +55,11 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       const { email, password, role } = request.body;
       const accountKey = `email:${email}`;
       const addressKey = `ip:${request.ip}`;
-      for (const key of [accountKey, addressKey]) {
-        const lockedUntil = await findLock(db, key);
-        if (lockedUntil) throw lockedError(lockedUntil);
-      }
+      // Each attempt is counted before the password is checked, so parallel guesses share the limit.
+      const forAccount = await takeAttempt(db, accountKey, PER_ACCOUNT);
+      const forAddress = await takeAttempt(db, addressKey, PER_ADDRESS);
+      const lockedUntil = forAccount.lockedUntil ?? forAddress.lockedUntil;
+      if (lockedUntil) throw lockedError(lockedUntil);
 
       const account = await findAccountByEmail(db, email);
       const passwordOk = account
@@ -66,12 +67,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         : (await verifyAgainstDummy(password), false);
 
       if (!account || !passwordOk) {
-        const failures = await recordFailure(db, accountKey, PER_ACCOUNT);
-        await recordFailure(db, addressKey, PER_ADDRESS);
+        const failures = forAccount.attempts;
         if (failures > 2) await sleep(Math.min(250 * 2 ** (failures - 3), MAX_SLOWDOWN_MS));
         throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
       }
       await clearFailures(db, accountKey);
+      await forgiveAttempt(db, addressKey);
       if (account.disabled) throw new AppError('FORBIDDEN', MESSAGES.accountDisabled);
       if (account.role !== role) throw new AppError('FORBIDDEN', MESSAGES.wrongTab(role));
 
