@@ -159,6 +159,35 @@ describe('closing the server', () => {
 });
 
 describe('a location stream on its own', () => {
+  it('ends at a heartbeat once the caller is no longer allowed (revoked session, driver moved)', async () => {
+    const ownBus = countingBus();
+    const streams = createLocationStreams(ownBus, 100);
+    let allowed = true;
+    const server = Fastify();
+    server.get('/stream', async (request, reply) => {
+      await streams.open(request, reply, {
+        driverId: randomUUID(),
+        readCurrent: async () => null,
+        expiresAt: Date.now() + 60_000,
+        stillAllowed: async () => allowed,
+      });
+    });
+    server.addHook('preClose', (done) => {
+      streams.endAll();
+      done();
+    });
+    const address = await server.listen({ port: 0, host: '127.0.0.1' });
+    const controller = new AbortController();
+    const stream = new SseReader(await fetch(`${address}/stream`, { signal: controller.signal }), controller);
+    expect(await stream.next()).toEqual({ comment: 'connected' });
+    expect(await stream.next()).toEqual({ comment: 'heartbeat' });
+    allowed = false;
+    await stream.waitForEnd();
+    expect(streams.size).toBe(0);
+    expect(ownBus.subscribers()).toBe(0);
+    await server.close();
+  });
+
   it('keeps positions that arrive while the current one is read, skips stale ones, and beats', async () => {
     const ownBus = countingBus();
     const streams = createLocationStreams(ownBus, 200);

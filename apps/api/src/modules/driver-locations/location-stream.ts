@@ -29,6 +29,11 @@ export type LocationStreams = {
       readCurrent: () => Promise<LocationEvent | null>;
       /** When the caller's ID token expires (ms since the epoch). */
       expiresAt: number;
+      /**
+       * Asked at every heartbeat: false ends the stream (the session was revoked, the account
+       * disabled, or the driver left the caller's scope since the stream opened).
+       */
+      stillAllowed?: () => Promise<boolean>;
     },
   ): Promise<void>;
   /** Ends every open stream (server shutdown). */
@@ -49,7 +54,7 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
       for (const end of [...open]) end();
     },
 
-    async open(request, reply, { driverId, readCurrent, expiresAt }) {
+    async open(request, reply, { driverId, readCurrent, expiresAt, stillAllowed }) {
       // Positions that arrive before the stream is ready wait here, in order.
       let pending: LocationEvent[] | null = [];
       let send: (event: LocationEvent) => void = () => {};
@@ -98,7 +103,13 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
         raw.write(chunk);
         if (raw.writableLength > MAX_BUFFERED_BYTES) end();
       };
-      const heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
+      const heartbeat = setInterval(() => {
+        write(': heartbeat\n\n');
+        stillAllowed?.().then(
+          (allowed) => allowed || end(),
+          () => end(),
+        );
+      }, heartbeatMs);
 
       // A position older than one already sent is stale (a late message); the map never jumps back.
       let lastSentAt = Number.NEGATIVE_INFINITY;

@@ -18,6 +18,7 @@ import { recordAudit } from '../../infra/audit';
 import type { LocationBus } from '../../infra/location-bus';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
+import { findActiveSession } from '../auth/repository';
 import { createLocationStreams } from './location-stream';
 import {
   findActiveDevice,
@@ -171,6 +172,11 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
           return now ? toLocationEvent(now) : null;
         },
         expiresAt: idTokenExpiry(request),
+        stillAllowed: async () => {
+          const user = currentUser(request);
+          const session = await findActiveSession(db, user.sessionId, user.id);
+          return session !== null && (await findVisibleDriver(db, session, driver.id)) !== null;
+        },
       });
     },
   );
