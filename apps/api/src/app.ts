@@ -26,6 +26,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
+import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
 
 export type AppOptions = {
@@ -46,8 +47,11 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     genReqId: (request) => {
+      // A caller's own request id is kept only behind a trusted proxy: audit rows store it.
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
+      return config.trustProxy && typeof given === 'string' && /^[\w-]{8,64}$/.test(given)
+        ? given
+        : randomUUID();
     },
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>();
@@ -130,6 +134,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   });
 
   await app.register(authenticationPlugin, { db, jwtSecret: config.jwtSecret });
+  await app.register(textGuardPlugin);
 
   await app.register(
     async (api) => {

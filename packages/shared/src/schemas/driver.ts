@@ -168,7 +168,11 @@ export const issuedDeviceTokenResponseSchema = envelope(deviceTokenSchema.extend
 
 /** What the driver app reports. */
 export const reportLocationBodySchema = positionSchema.extend({
-  recordedAt: z.iso.datetime({ offset: true }).optional(),
+  // Year 0 is valid ISO 8601 but not a time PostgreSQL stores.
+  recordedAt: z.iso
+    .datetime({ offset: true })
+    .refine((value) => !value.startsWith('0000'), 'Not a valid time.')
+    .optional(),
 });
 
 /** A position pushed to dashboards. */

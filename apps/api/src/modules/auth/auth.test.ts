@@ -10,9 +10,12 @@ import {
   issueToken,
   postSignIn,
   signInAs,
+  TEST_CONFIG,
+  testAppOptions,
   uniqueAddress,
   useTestApp,
 } from '../../test/test-app';
+import { buildApp } from '../../app';
 import { revokeAccountSessions } from './repository';
 
 const t = useTestApp();
@@ -467,20 +470,36 @@ describe('every response', () => {
     expect(response.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
   });
 
-  it('echoes a well-formed x-request-id and replaces a malformed one', async () => {
+  it("replaces a caller's x-request-id unless a trusted proxy set it (audit rows store it)", async () => {
     const given = await t.app.inject({
       method: 'GET',
       url: '/api/auth/me',
       headers: { 'x-request-id': 'trace-1234abcd' },
     });
-    expect(given.headers['x-request-id']).toBe('trace-1234abcd');
-    const malformed = await t.app.inject({
-      method: 'GET',
-      url: '/api/auth/me',
-      headers: { 'x-request-id': 'no good <script>' },
+    expect(given.headers['x-request-id']).not.toBe('trace-1234abcd');
+    expect(given.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+
+    const behindProxy = await buildApp({
+      ...testAppOptions(t.db),
+      config: { ...TEST_CONFIG, trustProxy: true },
     });
-    expect(malformed.headers['x-request-id']).not.toBe('no good <script>');
-    expect(malformed.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+    try {
+      const kept = await behindProxy.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { 'x-request-id': 'trace-1234abcd' },
+      });
+      expect(kept.headers['x-request-id']).toBe('trace-1234abcd');
+      const malformed = await behindProxy.inject({
+        method: 'GET',
+        url: '/api/auth/me',
+        headers: { 'x-request-id': 'no good <script>' },
+      });
+      expect(malformed.headers['x-request-id']).not.toBe('no good <script>');
+      expect(malformed.headers['x-request-id']).toMatch(/^[\w-]{8,64}$/);
+    } finally {
+      await behindProxy.close();
+    }
   });
 });
 

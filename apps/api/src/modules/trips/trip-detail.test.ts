@@ -116,7 +116,7 @@ describe('POST /api/trips/:id/feedback', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
-      error: 'Feedback must not contain the NUL character.',
+      error: 'feedback: Must not contain the NUL character.',
       fieldErrors: { feedback: ['Must not contain the NUL character.'] },
     });
     expect(await feedbackOf(w.trips.b1.id)).toEqual([]);
