@@ -216,6 +216,22 @@ export type NewStaffAccount = {
 export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaffAccount): Promise<string> {
   try {
     return await db.transaction(async (tx) => {
+      if (input.dealerId) {
+        // Checked again under a share lock: a dealer moved to another state, disabled or deleted
+        // meanwhile must not end up with this franchise (updates and deletes lock the same row).
+        const [dealer] = await tx
+          .select({ state: accounts.state })
+          .from(accounts)
+          .where(
+            and(eq(accounts.id, input.dealerId), cityDealerScope(accounts), eq(accounts.disabled, false)),
+          )
+          .for('share');
+        if (!dealer || dealer.state !== input.state) {
+          throw new AppError('VALIDATION', MESSAGES.dealerOfOtherState, {
+            fieldErrors: { dealerId: [MESSAGES.dealerOfOtherState] },
+          });
+        }
+      }
       const [row] = await tx
         .insert(accounts)
         .values({
