@@ -12,6 +12,20 @@ export function encodeCursor(key: Record<string, unknown>): string {
   return Buffer.from(JSON.stringify(key), 'utf8').toString('base64url');
 }
 
+/**
+ * A page from rows read with `limit + 1`: the extra row only tells that another page follows, and
+ * the next cursor is the sort key of the last row shown.
+ */
+export function keysetPage<Row>(
+  rows: Row[],
+  limit: number,
+  keyOf: (row: Row) => Record<string, unknown>,
+): { shown: Row[]; nextCursor: string | null } {
+  const shown = rows.slice(0, limit);
+  const last = shown.at(-1);
+  return { shown, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null };
+}
+
 /** The key in a cursor, or a 400 'Invalid cursor.' for anything this API did not hand out. */
 export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.output<T> {
   let parsed: unknown;

@@ -8,7 +8,7 @@ import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { cursorTimestampSchema, decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { cursorTimestampSchema, decodeCursor, escapeLikePattern, keysetPage } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
 import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
@@ -124,14 +124,6 @@ function afterCursor(cursor: string | undefined): SQL | undefined {
   return sql`(${accounts.createdAt}, ${accounts.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`;
 }
 
-/** The rows of a page (one more was read to tell whether another page follows) and its cursor. */
-function toPage<Row extends { id: string; cursorAt: string }>(rows: Row[], limit: number) {
-  const more = rows.length > limit;
-  const shown = more ? rows.slice(0, limit) : rows;
-  const last = shown.at(-1);
-  return { shown, nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null };
-}
-
 async function countAccounts(db: Db, filter: SQL): Promise<number> {
   const [row] = await db
     .select({ total: sql<number>`count(*)`.mapWith(Number) })
@@ -141,6 +133,7 @@ async function countAccounts(db: Db, filter: SQL): Promise<number> {
 }
 
 const newestFirst = [desc(accounts.createdAt), desc(accounts.id)];
+const timeKey = (row: { cursorAt: string; id: string }) => ({ at: row.cursorAt, id: row.id });
 
 /** A page of the city dealers, newest first, with their franchise and driver counts. */
 export async function findCityDealers(db: Db, options: AccountListOptions) {
@@ -149,7 +142,7 @@ export async function findCityDealers(db: Db, options: AccountListOptions) {
     .where(and(filter, afterCursor(options.cursor)))
     .orderBy(...newestFirst)
     .limit(options.limit + 1);
-  const page = toPage(rows, options.limit);
+  const page = keysetPage(rows, options.limit, timeKey);
   return {
     rows: page.shown.map(toCityDealer),
     nextCursor: page.nextCursor,
@@ -164,7 +157,7 @@ export async function findFranchises(db: Db, caller: AccountScopeCaller, options
     .where(and(filter, afterCursor(options.cursor)))
     .orderBy(...newestFirst)
     .limit(options.limit + 1);
-  const page = toPage(rows, options.limit);
+  const page = keysetPage(rows, options.limit, timeKey);
   return {
     rows: page.shown.map(toFranchise),
     nextCursor: page.nextCursor,

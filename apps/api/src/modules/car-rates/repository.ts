@@ -15,7 +15,7 @@ import type {
 import type { Db } from '../../db/client';
 import { accounts, carRateHistory, carRates } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { decodeCursor, encodeCursor } from '../../lib/paging';
+import { decodeCursor, keysetPage } from '../../lib/paging';
 
 type CarRateRow = typeof carRates.$inferSelect;
 
@@ -275,9 +275,7 @@ export async function findRateHistory(
     .where(and(eq(carRateHistory.state, state), after ? lt(carRateHistory.id, after.id) : undefined))
     .orderBy(desc(carRateHistory.id))
     .limit(options.limit + 1);
-  const more = rows.length > options.limit;
-  const shown = rows.slice(0, options.limit);
-  const last = shown.at(-1);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) => ({ id: row.id }));
   return {
     rows: shown.flatMap((row) =>
       isState(row.state) && isCarType(row.carType)
@@ -297,6 +295,6 @@ export async function findRateHistory(
           ]
         : [],
     ),
-    nextCursor: more && last ? encodeCursor({ id: last.id }) : null,
+    nextCursor,
   };
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Customer } from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
 import { customerRatings, customers } from '../../db/schema';
-import { decodeCursor, encodeCursor, escapeLikePattern } from '../../lib/paging';
+import { decodeCursor, escapeLikePattern, keysetPage } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 
 const customerColumns = {
@@ -56,12 +56,10 @@ export async function findCustomers(db: Db, options: CustomerListOptions) {
   const { page, total } = buildCustomerListQueries(db, options);
   const rows: Customer[] = await page;
   const [counted] = await total;
-  const more = rows.length > options.limit;
-  const shown = more ? rows.slice(0, options.limit) : rows;
-  const last = shown.at(-1);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) => ({ name: row.name, id: row.id }));
   return {
     customers: shown,
-    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+    nextCursor,
     total: counted?.total ?? 0,
   };
 }

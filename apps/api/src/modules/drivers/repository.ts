@@ -19,8 +19,8 @@ import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
   decodeCursor,
-  encodeCursor,
   escapeLikePattern,
+  keysetPage,
   newestFirst,
 } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
@@ -172,12 +172,10 @@ export async function findDrivers(db: Db, caller: DriverScopeCaller, options: Dr
   const { page, total } = buildDriverListQueries(db, caller, options);
   const rows = await page;
   const [counted] = await total;
-  const more = rows.length > options.limit;
-  const shown = more ? rows.slice(0, options.limit) : rows;
-  const last = shown.at(-1);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) => ({ name: row.name, id: row.id }));
   return {
     drivers: shown.map(toDriver),
-    nextCursor: more && last ? encodeCursor({ name: last.name, id: last.id }) : null,
+    nextCursor,
     total: counted?.total ?? 0,
   };
 }
@@ -512,12 +510,7 @@ const timeCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).s
 const cursorTime = (column: typeof trips.createdAt | typeof driverRatings.createdAt) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-function pageOf<T extends { id: string; cursorAt: string }>(rows: T[], limit: number) {
-  const more = rows.length > limit;
-  const shown = more ? rows.slice(0, limit) : rows;
-  const last = shown.at(-1);
-  return { rows: shown, nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null };
-}
+const timeKey = (row: { cursorAt: string; id: string }) => ({ at: row.cursorAt, id: row.id });
 
 /** The completed trips of a driver (its booking history), newest first. */
 export async function findDriverHistory(
@@ -549,7 +542,7 @@ export async function findDriverHistory(
     )
     .orderBy(...newestFirst(trips.createdAt, trips.id))
     .limit(options.limit + 1);
-  const { rows: shown, nextCursor } = pageOf(rows, options.limit);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, timeKey);
   return {
     data: shown.map(({ createdAt, cursorAt: _cursorAt, ...entry }) => ({
       ...entry,
@@ -586,7 +579,7 @@ export async function findDriverRatings(
     )
     .orderBy(desc(driverRatings.createdAt), desc(driverRatings.id))
     .limit(options.limit + 1);
-  const { rows: shown, nextCursor } = pageOf(rows, options.limit);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, timeKey);
   const data: RatingEntry[] = shown.map((row) => ({
     id: row.id,
     customerName: row.customerName,

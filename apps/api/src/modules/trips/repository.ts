@@ -11,7 +11,7 @@ import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
   decodeCursor,
-  encodeCursor,
+  keysetPage,
   escapeLikePattern,
   newestFirst,
 } from '../../lib/paging';
@@ -375,11 +375,10 @@ export async function findTrips(
       keys.slice(0, options.limit).map((key) => key.id),
     );
   }
-  const more = keys.length > options.limit;
-  const last = keys[options.limit - 1];
+  const { nextCursor } = keysetPage(keys, options.limit, (key) => ({ at: key.cursorAt, id: key.id }));
   return {
     trips: await toTrips(db, caller, rows.slice(0, options.limit)),
-    nextCursor: more && last ? encodeCursor({ at: last.cursorAt, id: last.id }) : null,
+    nextCursor,
   };
 }
 
