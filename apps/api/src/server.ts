@@ -3,6 +3,7 @@ import { createLocationBus } from './infra/create-location-bus';
 import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig } from './config';
 import { openDatabase, type Db } from './db/client';
+import { DataDirBusyError } from './db/data-dir-lock';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
 
 async function main() {
@@ -88,6 +89,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof DataDirBusyError ? error.message : error);
   process.exit(1);
 });

@@ -9,6 +9,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { lockDataDir } from './data-dir-lock';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -36,8 +37,25 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   }
   const location = options.dataDir === 'memory://' ? undefined : join(options.dataDir, 'pglite');
   if (location) mkdirSync(dirname(location), { recursive: true });
-  const client = await PGlite.create(location, { extensions: { pg_trgm } });
-  const db = drizzlePglite(client, { schema });
-  await migratePglite(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  // PGlite has no lock of its own: a second process on the same folder would lose its writes.
+  const unlock = location ? lockDataDir(options.dataDir) : () => {};
+  try {
+    const client = await PGlite.create(location, { extensions: { pg_trgm } });
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    return {
+      db: db as unknown as Db,
+      kind: 'pglite',
+      close: async () => {
+        try {
+          await client.close();
+        } finally {
+          unlock();
+        }
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
 }
