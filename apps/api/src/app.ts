@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import {
   jsonSchemaTransform,
@@ -12,6 +14,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { LocationBus } from './infra/location-bus';
@@ -33,27 +36,56 @@ export type AppOptions = {
   config: Pick<
     Config,
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
-  >;
+  > &
+    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute'>>;
   db: Db;
   objectStore: ObjectStore;
   locationBus: LocationBus;
   logger?: FastifyServerOptions['logger'];
 };
 
+/** Defaults of the limits a deployment may tune (config.ts reads them from the environment). */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1200;
+
 /** Builds the whole server without listening: used by server.ts and by the tests (inject). */
 export async function buildApp({ config, db, objectStore, locationBus, logger = false }: AppOptions) {
+  const requestTimeoutMs = (config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
+  const behindProxy = config.trustProxy !== false;
   const app = Fastify({
     logger,
-    trustProxy: config.trustProxy,
+    // A hop count trusts the addresses the nearest proxies appended (proxy-addr's rule for a number).
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // A request (headers and body) that is not received in time is answered 408 and its
+    // connection closed: a client trickling a body cannot hold a connection for ever.
+    requestTimeout: requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(requestTimeoutMs, 30_000),
+      // How often Node looks for requests over their time (its default is 30 s).
+      connectionsCheckingInterval: Math.min(requestTimeoutMs, 1000),
+    } as ServerOptions,
     genReqId: (request) => {
       // A caller's own request id is kept only behind a trusted proxy: audit rows store it.
       const given = request.headers['x-request-id'];
-      return config.trustProxy && typeof given === 'string' && /^[\w-]{8,64}$/.test(given)
-        ? given
-        : randomUUID();
+      return behindProxy && typeof given === 'string' && /^[\w-]{8,64}$/.test(given) ? given : randomUUID();
     },
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
+    // Errors met before routing answer the one error body too.
+    frameworkErrors: (error, _request, reply) => {
+      const appError =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('URI_TOO_LONG', MESSAGES.uriTooLong)
+          : new AppError('VALIDATION', MESSAGES.badUrl);
+      void (reply as FastifyReply)
+        .status(appError.status)
+        .header('cache-control', 'no-store')
+        .send(appError.toBody());
+    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Many clients send Content-Type: application/json on a POST without a body; treat it as no body.
@@ -71,6 +103,14 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // API answers carry personal data and ID tokens: no cache may keep them.
+    if (request.url.startsWith('/api') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+    // HSTS means something only over HTTPS (behind a trusted proxy, X-Forwarded-Proto says so).
+    if (request.protocol === 'https') {
+      reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
+    }
   });
 
   await app.register(errorsPlugin);
@@ -93,19 +133,39 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     crossOriginEmbedderPolicy: false,
+    // In step with frame-ancestors 'none' (SAMEORIGIN would contradict it).
+    frameguard: { action: 'deny' },
+    // Sent by the onSend hook above, over HTTPS only.
+    strictTransportSecurity: false,
   });
   await app.register(rateLimit, {
-    global: true,
-    max: 1200,
-    // The limit protects the API; the web app's own files are not counted.
-    allowList: (request) => !request.url.startsWith('/api'),
-    timeWindow: '1 minute',
+    global: false,
+    // A client that went away has no address any more.
+    keyGenerator: (request) => request.ip || 'gone',
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
-      error: 'Too many requests. Please wait a moment and try again.',
+      error: MESSAGES.rateLimited,
       message: `Rate limit exceeded, retry in ${context.after}`,
     }),
+  });
+  // The global API limit counts every /api request, refused or not, before any database work:
+  // this hook runs before the authentication hook registered below.
+  const globalLimit = app.createRateLimit({
+    max: config.rateLimitPerMinute ?? DEFAULT_RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `api:${request.ip || 'gone'}`,
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api')) return;
+    const limit = await globalLimit(request);
+    if ('isAllowed' in limit && limit.isAllowed) return;
+    if (!limit.isExceeded) return;
+    reply.header('x-ratelimit-limit', String(limit.max));
+    reply.header('x-ratelimit-remaining', '0');
+    throw new AppError('RATE_LIMITED', MESSAGES.rateLimited, {
+      headers: { 'retry-after': String(Math.max(1, limit.ttlInSeconds)) },
+    });
   });
   await app.register(swagger, {
     openapi: {
@@ -152,6 +212,28 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
 
   await app.register(webPlugin, { webDist: config.webDist });
   return app;
+}
+
+/**
+ * Errors Node's HTTP parser meets before Fastify sees a request (headers too large, a request not
+ * received in time, garbage) still answer the one error body, then close the connection.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, appError] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, new AppError('REQUEST_TIMEOUT', MESSAGES.requestTimeout)]
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, new AppError('HEADERS_TOO_LARGE', MESSAGES.headersTooLarge)]
+        : [400, new AppError('VALIDATION', MESSAGES.badRequest)];
+  const body = JSON.stringify(appError.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;

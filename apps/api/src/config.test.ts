@@ -48,14 +48,14 @@ describe('loadConfig', () => {
       PORT: '8080',
       TOKEN_TTL_HOURS: '1.5',
       DATABASE_URL: 'postgresql://app@db.internal:5432/etaxi',
-      TRUST_PROXY: 'yes',
+      TRUST_PROXY: '1',
       NODE_ENV: 'production',
     });
     expect(config).toMatchObject({
       port: 8080,
       tokenTtlHours: 1.5,
       databaseUrl: 'postgresql://app@db.internal:5432/etaxi',
-      trustProxy: true,
+      trustProxy: 1,
       env: 'production',
       // Production data comes from a real install, not the demo seed.
       demoData: false,
@@ -95,7 +95,19 @@ describe('loadConfig', () => {
       'TRUST_PROXY',
     ]);
     expect(error.message).toContain('JWT_SECRET: must be at least 32 characters');
-    expect(error.message).toContain('TRUST_PROXY: must be true or false');
+    expect(error.message).toContain('TRUST_PROXY: must be false, a number of proxies');
+  });
+
+  it('reads TRUST_PROXY as a hop count or the proxies\' addresses, never as "trust anyone"', () => {
+    const trust = (value: string) => loadConfig({ JWT_SECRET: SECRET, TRUST_PROXY: value }).trustProxy;
+    expect(trust('false')).toBe(false);
+    expect(trust('2')).toBe(2);
+    expect(trust('10.0.0.5, 10.1.0.0/16,::1')).toBe('10.0.0.5,10.1.0.0/16,::1');
+    expect(trust('loopback')).toBe('loopback');
+    expect(configError({ JWT_SECRET: SECRET, TRUST_PROXY: 'true' }).message).toContain(
+      'TRUST_PROXY: true would believe any X-Forwarded-For a client writes',
+    );
+    expect(configError({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/33' }).message).toContain('TRUST_PROXY');
   });
 
   it('requires JWT_SECRET in production with DATABASE_URL', () => {

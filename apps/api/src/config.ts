@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /** The repository root, so that ./data means the same folder whichever workspace runs the script. */
@@ -12,6 +13,38 @@ const booleanFromEnv = z
     message: 'must be true or false',
   })
   .transform((value) => ['true', '1', 'yes'].includes(value));
+
+const PROXY_PRESETS = ['loopback', 'linklocal', 'uniquelocal'];
+
+function isAddressOrRange(entry: string): boolean {
+  if (PROXY_PRESETS.includes(entry)) return true;
+  const [address = '', bits, extra] = entry.split('/');
+  const version = isIP(address);
+  if (!version || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies to believe about the client's address: none, a number of hops (the addresses the
+ * nearest N proxies appended), or the proxies' own addresses and ranges. Never "any": a client
+ * could then write its own X-Forwarded-For and pick the address every limit counts.
+ */
+const trustProxyFromEnv = z.string().transform((value, context): false | number | string => {
+  const text = value.trim().toLowerCase();
+  if (['', 'false', 'no', '0'].includes(text)) return false;
+  if (/^\d+$/.test(text) && Number(text) <= 10) return Number(text);
+  const entries = text.split(',').map((entry) => entry.trim());
+  if (entries.every(isAddressOrRange)) return entries.join(',');
+  context.addIssue({
+    code: 'custom',
+    message: ['true', 'yes'].includes(text)
+      ? 'true would believe any X-Forwarded-For a client writes; give the number of proxies in front of the server (such as 1) or their addresses (such as 10.0.0.5,10.1.0.0/16)'
+      : 'must be false, a number of proxies from 1 to 10, or addresses and ranges of the proxies (such as 10.0.0.5,10.1.0.0/16, or loopback)',
+  });
+  return z.NEVER;
+});
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -28,7 +61,9 @@ const envSchema = z.object({
   DEMO_PASSWORD: z.string().min(8, 'must be at least 8 characters').default('etaxi-demo-2026'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: booleanFromEnv.optional(),
-  TRUST_PROXY: booleanFromEnv.default(false),
+  TRUST_PROXY: trustProxyFromEnv.default(false),
+  REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z
     .string()
@@ -65,7 +100,12 @@ export type Config = {
   demoPassword: string;
   logLevel: string;
   logPretty: boolean;
-  trustProxy: boolean;
+  /** false, a hop count, or proxy addresses and ranges (comma-separated), as Fastify's trustProxy. */
+  trustProxy: false | number | string;
+  /** A request's headers and body must arrive within this, or it is answered 408. */
+  requestTimeoutSeconds: number;
+  /** The global limit of /api requests per client address and minute. */
+  rateLimitPerMinute: number;
   webDist: string;
   redisUrl: string | undefined;
   mapTileUrl: string;
@@ -100,7 +140,13 @@ function loadOrCreateSecret(dataDir: string): string {
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, secret, { mode: 0o600 });
+  try {
+    // Created exclusively: of two processes starting at once, both read the one secret written.
+    writeFileSync(file, secret, { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return readFileSync(file, 'utf8').trim();
+  }
   return secret;
 }
 
@@ -131,6 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY ?? (process.stdout.isTTY && e.NODE_ENV !== 'production'),
     trustProxy: e.TRUST_PROXY,
+    requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : join(REPO_ROOT, 'apps/web/dist'),
     redisUrl: e.REDIS_URL,
     mapTileUrl: e.MAP_TILE_URL,

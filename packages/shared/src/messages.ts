@@ -134,4 +134,10 @@ export const MESSAGES = {
   notFound: 'Not found.',
   rateLimited: 'Too many requests. Please wait a moment and try again.',
   internal: 'Something went wrong on our side. Please try again.',
+  badUrl: 'The address of this request is not valid.',
+  uriTooLong: 'The address of this request is too long.',
+  headersTooLarge: 'The headers of this request are too large.',
+  badRequest: 'This request could not be read.',
+  requestTimeout: 'The request took too long to arrive. Please try again.',
+  tooManyStreams: 'Too many live views are open for this session. Close some tabs and try again.',
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
+import { findTextProblem } from './text';
 
 /**
  * Keyset paging helpers. A cursor is the sort key of the last row of a page, as base64url JSON:
@@ -35,8 +36,9 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.
   } catch {
     throw new AppError('VALIDATION', MESSAGES.invalidCursor);
   }
-  const result = schema.safeParse(parsed);
-  if (!result.success) throw new AppError('VALIDATION', MESSAGES.invalidCursor);
+  // A forged key holding NUL or a lone surrogate would fail in the database, not as a bad cursor.
+  const result = findTextProblem(parsed) ? null : schema.safeParse(parsed);
+  if (!result?.success) throw new AppError('VALIDATION', MESSAGES.invalidCursor);
   return result.data;
 }
 

@@ -481,7 +481,7 @@ describe('every response', () => {
 
     const behindProxy = await buildApp({
       ...testAppOptions(t.db),
-      config: { ...TEST_CONFIG, trustProxy: true },
+      config: { ...TEST_CONFIG, trustProxy: 1 },
     });
     try {
       const kept = await behindProxy.inject({

@@ -135,7 +135,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       if (request.validationError) throw feedbackValidationError(request.validationError);
-      refuseNul('feedback', request.body.feedback, 'Feedback must not contain the NUL character.');
+      refuseNul('feedback', request.body.feedback);
       const saved = await createTripFeedback(db, callerOf(request), request.params.id, request.body);
       if (!saved) throw new AppError('NOT_FOUND', MESSAGES.notFound);
       return reply.status(201).send({ data: saved });
