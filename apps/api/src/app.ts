@@ -17,6 +17,7 @@ import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { Config } from './config';
 import type { Db } from './db/client';
+import { listenForAccessEvents } from './infra/access-events';
 import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
 import { accountRoutes } from './modules/accounts/routes';
@@ -193,6 +194,9 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     },
   });
 
+  const accessEvents = await listenForAccessEvents(db, (message) => app.log.warn(message));
+  app.addHook('onClose', () => accessEvents.close());
+
   await app.register(authenticationPlugin, { db, jwtSecret: config.jwtSecret });
   await app.register(textGuardPlugin);
 
@@ -201,7 +205,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       await api.register(authRoutes, { db, ...config });
       await api.register(settingsRoutes, config);
       await api.register(driverRoutes, { db, objectStore });
-      await api.register(driverLocationRoutes, { db, locationBus });
+      await api.register(driverLocationRoutes, { db, locationBus, accessEvents });
       await api.register(tripRoutes, { db });
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db });

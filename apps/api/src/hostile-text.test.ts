@@ -27,7 +27,9 @@ describe('a lone surrogate in any text field', () => {
     const admin = await signInAs(t, 'admin');
     const dealer = await signInAs(t, 'city_dealer', { state: 'maharashtra' });
     const driver = await createDriver(t.db, { franchiseId: null });
-    const trip = await createTrip(t.db, { driver });
+    const trip = await createTrip(t.db, {
+      driver: { id: driver.id, state: 'maharashtra', carType: driver.carType },
+    });
     const before = await auditRows();
 
     const cases: {

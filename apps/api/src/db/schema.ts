@@ -72,6 +72,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_account_idx').on(t.accountId)],
 );
 
+/**
+ * Addresses an account has signed in from with its password: the right password from one of them
+ * is never refused because of other people's failures there (a shared office address).
+ */
+export const knownSignInAddresses = pgTable(
+  'known_sign_in_addresses',
+  {
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.address] })],
+);
+
 /** Failed sign-in counters per email and per client address, for throttling. */
 export const signInAttempts = pgTable('sign_in_attempts', {
   key: text('key').primaryKey(),

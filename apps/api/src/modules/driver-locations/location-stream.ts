@@ -1,6 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@bmet/shared/errors';
+import { MESSAGES } from '@bmet/shared/messages';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
+import type { AccessEvent, AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
 
 /** A comment line this often keeps proxies and load balancers from closing a quiet stream. */
@@ -9,6 +12,8 @@ export const HEARTBEAT_MS = 20_000;
 const MAX_TIMER_MS = 2 ** 31 - 1;
 // A client that stops reading is dropped rather than buffered without end.
 const MAX_BUFFERED_BYTES = 256 * 1024;
+/** A person watches a few drivers at once; more streams than this from one session are refused. */
+export const MAX_STREAMS_PER_SESSION = 10;
 
 /** One Server-Sent Events message carrying a position. */
 export function formatLocationEvent(event: LocationEvent): string {
@@ -30,10 +35,13 @@ export type LocationStreams = {
       /** When the caller's ID token expires (ms since the epoch). */
       expiresAt: number;
       /**
-       * Asked at every heartbeat: false ends the stream (the session was revoked, the account
-       * disabled, or the driver left the caller's scope since the stream opened).
+       * Asked when the database announces a change to the caller's session or account or to the
+       * driver, and at every heartbeat as a backstop: false ends the stream (the session was
+       * revoked, the account disabled, or the driver left the caller's scope).
        */
       stillAllowed?: () => Promise<boolean>;
+      /** Whose stream it is: at most MAX_STREAMS_PER_SESSION per session (429 beyond). */
+      owner?: { sessionId: string; accountId: string };
     },
   ): Promise<void>;
   /** Ends every open stream (server shutdown). */
@@ -42,8 +50,30 @@ export type LocationStreams = {
   readonly size: number;
 };
 
-export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_MS): LocationStreams {
-  const open = new Set<() => void>();
+type OpenStream = {
+  driverId: string;
+  owner?: { sessionId: string; accountId: string };
+  end: () => void;
+  recheck: () => void;
+};
+
+/** Whether an announced change may concern a stream (account changes move scopes: all may). */
+function concerns(event: AccessEvent, stream: OpenStream): boolean {
+  if (event.kind === 'driver') return event.id === stream.driverId;
+  if (event.kind === 'session') return event.id === stream.owner?.sessionId;
+  return true;
+}
+
+export function createLocationStreams(
+  bus: LocationBus,
+  heartbeatMs = HEARTBEAT_MS,
+  accessEvents?: Pick<AccessEvents, 'subscribe'>,
+): LocationStreams {
+  const open = new Map<() => void, OpenStream>();
+  const perSession = new Map<string, number>();
+  accessEvents?.subscribe((event) => {
+    for (const stream of open.values()) if (concerns(event, stream)) stream.recheck();
+  });
 
   return {
     get size() {
@@ -51,10 +81,23 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
     },
 
     endAll() {
-      for (const end of [...open]) end();
+      for (const end of [...open.keys()]) end();
     },
 
-    async open(request, reply, { driverId, readCurrent, expiresAt, stillAllowed }) {
+    async open(request, reply, { driverId, readCurrent, expiresAt, stillAllowed, owner }) {
+      // The slot is taken before the first await, so that parallel opens cannot pass the cap.
+      if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
+        throw new AppError('RATE_LIMITED', MESSAGES.tooManyStreams, { headers: { 'retry-after': '5' } });
+      }
+      if (owner) perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
+      let slotHeld = Boolean(owner);
+      const releaseSlot = () => {
+        if (!slotHeld || !owner) return;
+        slotHeld = false;
+        const left = (perSession.get(owner.sessionId) ?? 1) - 1;
+        if (left > 0) perSession.set(owner.sessionId, left);
+        else perSession.delete(owner.sessionId);
+      };
       // Positions that arrive before the stream is ready wait here, in order.
       let pending: LocationEvent[] | null = [];
       let send: (event: LocationEvent) => void = () => {};
@@ -69,6 +112,7 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
         current = await readCurrent();
       } catch (error) {
         unsubscribe();
+        releaseSlot();
         throw error;
       }
 
@@ -87,14 +131,17 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
       });
 
       let expiry: NodeJS.Timeout | undefined;
+      let heartbeat: NodeJS.Timeout | undefined;
       let ended = false;
       const end = () => {
         if (ended) return;
         ended = true;
         unsubscribe();
+        clearTimeout(heartbeat);
         clearInterval(heartbeat);
         clearTimeout(expiry);
         open.delete(end);
+        releaseSlot();
         if (!raw.writableEnded) raw.end();
         request.log.debug({ driverId }, 'location stream ended');
       };
@@ -103,13 +150,41 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
         raw.write(chunk);
         if (raw.writableLength > MAX_BUFFERED_BYTES) end();
       };
-      const heartbeat = setInterval(() => {
-        write(': heartbeat\n\n');
-        stillAllowed?.().then(
-          (allowed) => allowed || end(),
+      // One check at a time; a change announced during a check is checked again after it.
+      let checking = false;
+      let checkAgain = false;
+      const recheck = () => {
+        if (!stillAllowed || ended) return;
+        if (checking) {
+          checkAgain = true;
+          return;
+        }
+        checking = true;
+        stillAllowed().then(
+          (allowed) => {
+            checking = false;
+            if (!allowed) end();
+            else if (checkAgain) {
+              checkAgain = false;
+              recheck();
+            }
+          },
           () => end(),
         );
-      }, heartbeatMs);
+      };
+      const beat = () => {
+        write(': heartbeat\n\n');
+        recheck();
+      };
+      // Each stream beats at its own phase, so that the backstop checks of many streams do not
+      // all hit the database at the same moment.
+      heartbeat = setTimeout(
+        () => {
+          beat();
+          heartbeat = setInterval(beat, heartbeatMs);
+        },
+        Math.round(heartbeatMs * (0.5 + Math.random() / 2)),
+      );
 
       // A position older than one already sent is stale (a late message); the map never jumps back.
       let lastSentAt = Number.NEGATIVE_INFINITY;
@@ -120,7 +195,7 @@ export function createLocationStreams(bus: LocationBus, heartbeatMs = HEARTBEAT_
         write(formatLocationEvent(event));
       };
 
-      open.add(end);
+      open.set(end, { driverId, owner, end, recheck });
       raw.on('close', end);
       raw.on('error', end);
       // A client that left while the position was read has already closed its side.

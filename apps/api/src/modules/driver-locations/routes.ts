@@ -15,11 +15,12 @@ import {
 } from '@bmet/shared/schemas/driver';
 import type { Db } from '../../db/client';
 import { recordAudit } from '../../infra/audit';
+import type { AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { findActiveSession } from '../auth/repository';
-import { createLocationStreams } from './location-stream';
+import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
 import {
   findActiveDevice,
   findDeviceTokenForUpdate,
@@ -32,7 +33,7 @@ import {
   type DeviceTokenRow,
 } from './repository';
 
-export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus };
+export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus; accessEvents?: AccessEvents };
 
 const driverKeyParamsSchema = z.object({ driverKey: z.uuid({ message: 'Not a valid id.' }) });
 const tokenParamsSchema = idParamSchema.extend({ tokenId: z.uuid({ message: 'Not a valid id.' }) });
@@ -107,7 +108,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   options,
 ) => {
   const { db, locationBus } = options;
-  const streams = createLocationStreams(locationBus);
+  const streams = createLocationStreams(locationBus, HEARTBEAT_MS, options.accessEvents);
   // Before the server stops accepting: it waits for open responses, and a stream never ends alone.
   app.addHook('preClose', (done) => {
     streams.endAll();
@@ -158,15 +159,19 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         description:
           'text/event-stream: `event: location` with `{ driverId, lat, long, at }`, the current ' +
           'position first; a comment every 20 s. Send the ID token as a bearer token (read it ' +
-          'with fetch, not EventSource). The stream ends when the ID token expires.',
+          'with fetch, not EventSource). The stream ends when the ID token expires, and within a ' +
+          "second of a logout, a revocation or the driver leaving the caller's scope. At most " +
+          '10 streams per session (429 beyond).',
         params: driverKeyParamsSchema,
         response: errors,
       },
     },
     async (request, reply) => {
       const driver = await visibleDriverOr404(request, request.params.driverKey);
+      const owner = currentUser(request);
       await streams.open(request, reply, {
         driverId: driver.id,
+        owner: { sessionId: owner.sessionId, accountId: owner.id },
         readCurrent: async () => {
           const now = await findVisibleDriver(db, currentUser(request), driver.id);
           return now ? toLocationEvent(now) : null;
