@@ -187,53 +187,147 @@ describe('sign-in throttling', () => {
     });
   };
 
-  it('lets a burst of parallel guesses check no more than 5 passwords of one email', async () => {
+  it('lets a burst of parallel guesses from one address check no more than 5 passwords of one email', async () => {
     const account = await createAccount(t.db, { role: 'franchise' });
+    const address = uniqueAddress();
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        postSignIn(t.app, { email: account.email, password: `guess-number-${i}`, role: 'franchise' }),
+        postSignIn(
+          t.app,
+          { email: account.email, password: `guess-number-${i}`, role: 'franchise' },
+          { remoteAddress: address },
+        ),
       ),
     );
     const statuses = responses.map((response) => response.statusCode).sort();
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
-    const right = await postSignIn(t.app, {
-      email: account.email,
-      password: account.password,
-      role: 'franchise',
-    });
-    expect(right.statusCode).toBe(429);
+    tooManyAttempts(responses.find((response) => response.statusCode === 429)!);
+    const body = { email: account.email, password: account.password, role: 'franchise' };
+    // That address stays locked for that account, even with the right password ...
+    expect((await postSignIn(t.app, body, { remoteAddress: address })).statusCode).toBe(429);
+    // ... but the owner, from anywhere else, is never refused because of someone else's guesses.
+    expect((await postSignIn(t.app, body)).statusCode).toBe(200);
   });
 
-  it('locks an email after 5 failures: the 6th attempt is refused even with the right password', async () => {
-    const account = await createAccount(t.db, { role: 'franchise' });
-    // A new address each time: the lock must come from the per-email rule alone.
+  it('five wrong passwords from one address do not lock the owner out elsewhere', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const attacker = uniqueAddress();
     for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await postSignIn(
+        t.app,
+        { email: account.email, password: `wrong-password-${attempt}`, role: 'admin' },
+        { remoteAddress: attacker },
+      );
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    const sixth = await postSignIn(
+      t.app,
+      { email: account.email.toUpperCase(), password: 'wrong-again', role: 'admin' },
+      { remoteAddress: attacker },
+    );
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().error).toBe(MESSAGES.tooManyAttempts(15));
+
+    const owner = await postSignIn(t.app, {
+      email: account.email,
+      password: account.password,
+      role: 'admin',
+    });
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('throttles an unknown email exactly as a known one', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const run = async (email: string) => {
+      const address = uniqueAddress();
+      const answers: string[] = [];
+      for (let attempt = 1; attempt <= 7; attempt++) {
+        const response = await postSignIn(
+          t.app,
+          { email, password: `wrong-password-${attempt}`, role: 'admin' },
+          { remoteAddress: address },
+        );
+        answers.push(`${response.statusCode} ${response.body}`);
+      }
+      return answers;
+    };
+    expect(await run(`nobody.${account.id}@example.in`)).toEqual(await run(account.email));
+  });
+
+  it('answers guesses from many addresses with delays, never with a refusal', async () => {
+    const account = await createAccount(t.db, { role: 'city_dealer' });
+    for (let attempt = 1; attempt <= 6; attempt++) {
       const response = await postSignIn(t.app, {
         email: account.email,
-        password: `wrong-password-${attempt}`,
-        role: 'franchise',
+        password: `distributed-guess-${attempt}`,
+        role: 'city_dealer',
       });
       expect(response.statusCode, `attempt ${attempt}`).toBe(401);
     }
-    const sixth = await postSignIn(t.app, {
-      email: account.email.toUpperCase(),
+    const right = await postSignIn(t.app, {
+      email: account.email,
       password: account.password,
-      role: 'franchise',
+      role: 'city_dealer',
     });
-    expect(sixth.statusCode).toBe(429);
-    tooManyAttempts(sixth);
-    expect(sixth.json().error).toBe(MESSAGES.tooManyAttempts(15));
-
-    // Other accounts are not affected.
-    const other = await createAccount(t.db, { role: 'franchise' });
-    const response = await postSignIn(t.app, {
-      email: other.email,
-      password: other.password,
-      role: 'franchise',
-    });
-    expect(response.statusCode).toBe(200);
+    expect(right.statusCode).toBe(200);
   });
+
+  it('never refuses the right password from an address the account signed in from, whatever others do there', async () => {
+    const office = uniqueAddress();
+    const regular = await createAccount(t.db, { role: 'franchise' });
+    const newcomer = await createAccount(t.db, { role: 'franchise' });
+    const signIn = (account: typeof regular, password = account.password) =>
+      postSignIn(t.app, { email: account.email, password, role: 'franchise' }, { remoteAddress: office });
+    expect((await signIn(regular)).statusCode).toBe(200);
+
+    // Someone at the office guesses the regular's password, and others' passwords, many times.
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      expect((await signIn(regular, `guess-${attempt}`)).statusCode).toBe(401);
+    }
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      await postSignIn(
+        t.app,
+        { email: `nobody.${attempt}.${office}@example.in`, password: 'whatever-it-is', role: 'franchise' },
+        { remoteAddress: office },
+      );
+    }
+    expect((await signIn(regular)).statusCode).toBe(200);
+    // Someone who never signed in there is refused there (the address is locked) ...
+    expect((await signIn(newcomer)).statusCode).toBe(429);
+    // ... and gets in from anywhere else.
+    const elsewhere = await postSignIn(t.app, {
+      email: newcomer.email,
+      password: newcomer.password,
+      role: 'franchise',
+    });
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('lets 50 people of one office sign in at once with their right passwords (a shift change)', async () => {
+    const office = uniqueAddress();
+    const staff = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => createAccount(t.db, { role: i === 0 ? 'admin' : 'franchise' })),
+    );
+    const responses = await Promise.all(
+      staff.map((account) =>
+        postSignIn(
+          t.app,
+          { email: account.email, password: account.password, role: account.role },
+          { remoteAddress: office },
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(50).fill(200));
+    // Right passwords never counted as failures: the office is not locked.
+    const latecomer = await createAccount(t.db, { role: 'franchise' });
+    const late = await postSignIn(
+      t.app,
+      { email: latecomer.email, password: latecomer.password, role: 'franchise' },
+      { remoteAddress: office },
+    );
+    expect(late.statusCode).toBe(200);
+  }, 60_000);
 
   it('forgets earlier failures after a successful sign-in', async () => {
     const account = await createAccount(t.db, { role: 'admin' });

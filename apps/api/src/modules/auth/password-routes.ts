@@ -16,7 +16,6 @@ import { createMailer } from '../../infra/mailer';
 import { currentUser } from '../../plugins/authentication';
 import { checkPasswordPolicy, hashPassword } from './password';
 import {
-  clearFailures,
   consumeResetToken,
   findAccountByEmail,
   findAdminEmails,
@@ -28,6 +27,7 @@ import {
   voidResetTokens,
   type ThrottleRule,
 } from './repository';
+import { clearAccountFailures } from './sign-in-throttle';
 import { startSession } from './start-session';
 
 export type MailSettings = { smtpUrl: string | undefined; from: string; appUrl: string };
@@ -202,7 +202,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         return startSession(tx, request, account, options);
       });
       // A user locked out by failed sign-ins who proved access to the mailbox is let back in.
-      await clearFailures(db, `email:${account.email}`);
+      await clearAccountFailures(db, account.email);
       request.log.info({ accountId: account.id }, 'password reset');
       return answer;
     },
@@ -266,7 +266,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
           },
         );
       });
-      await clearFailures(db, `email:${account.email}`);
+      await clearAccountFailures(db, account.email);
       return { data: { message: MESSAGES.passwordUpdated(account.email) } };
     },
   );

@@ -115,18 +115,6 @@ export async function takeAttempt(
   return { attempts, lockedUntil };
 }
 
-/** Gives back an attempt that turned out fine (a good sign-in from a shared address). */
-export async function forgiveAttempt(db: Db, key: string): Promise<void> {
-  await db
-    .update(signInAttempts)
-    .set({ failures: sql`greatest(${signInAttempts.failures} - 1, 0)` })
-    .where(eq(signInAttempts.key, key));
-}
-
-export async function clearFailures(db: Db, key: string): Promise<void> {
-  await db.delete(signInAttempts).where(eq(signInAttempts.key, key));
-}
-
 /** The emails of the admins who can sign in, for the admin reset page's dropdown. */
 export async function findAdminEmails(db: Db): Promise<string[]> {
   const rows = await db

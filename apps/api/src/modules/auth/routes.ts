@@ -9,9 +9,9 @@ import type { Db } from '../../db/client';
 import { currentUser } from '../../plugins/authentication';
 import { verifyAgainstDummy, verifyPassword } from './password';
 import { updateDisplayName } from './profile';
-import type { ThrottleRule } from './repository';
 import { passwordRoutes, type MailSettings } from './password-routes';
-import { clearFailures, findAccountByEmail, forgiveAttempt, revokeSession, takeAttempt } from './repository';
+import { findAccountByEmail, revokeSession } from './repository';
+import { createSignInThrottle } from './sign-in-throttle';
 import { startSession } from './start-session';
 
 /**
@@ -20,15 +20,7 @@ import { startSession } from './start-session';
  */
 export type AuthRoutesOptions = { db: Db; jwtSecret: string; tokenTtlHours: number; mail?: MailSettings };
 
-const PER_ACCOUNT: ThrottleRule = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-const PER_ADDRESS: ThrottleRule = { maxFailures: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-// Failures after the second are answered more and more slowly, up to this.
-const MAX_SLOWDOWN_MS = 2000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function lockedError(until: Date): AppError {
-  const seconds = Math.max(1, Math.ceil((until.getTime() - Date.now()) / 1000));
+function lockedError(seconds: number): AppError {
   return new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts(Math.ceil(seconds / 60)), {
     headers: { 'retry-after': String(seconds) },
   });
@@ -39,6 +31,7 @@ const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchem
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { db } = options;
   await app.register(passwordRoutes, options);
+  const throttle = createSignInThrottle(db);
 
   app.post(
     '/auth/sign-in',
@@ -53,26 +46,21 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request) => {
       const { email, password, role } = request.body;
-      const accountKey = `email:${email}`;
-      const addressKey = `ip:${request.ip}`;
-      // Each attempt is counted before the password is checked, so parallel guesses share the limit.
-      const forAccount = await takeAttempt(db, accountKey, PER_ACCOUNT);
-      const forAddress = await takeAttempt(db, addressKey, PER_ADDRESS);
-      const lockedUntil = forAccount.lockedUntil ?? forAddress.lockedUntil;
-      if (lockedUntil) throw lockedError(lockedUntil);
+      const admission = await throttle.admit(email, request.ip || 'gone');
+      if (!admission.admitted) throw lockedError(admission.retryAfterSeconds);
 
-      const account = await findAccountByEmail(db, email);
-      const passwordOk = account
-        ? await verifyPassword(account.passwordHash, password)
-        : (await verifyAgainstDummy(password), false);
-
-      if (!account || !passwordOk) {
-        const failures = forAccount.attempts;
-        if (failures > 2) await sleep(Math.min(250 * 2 ** (failures - 3), MAX_SLOWDOWN_MS));
-        throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
+      let account: Awaited<ReturnType<typeof findAccountByEmail>> = null;
+      let passwordOk = false;
+      try {
+        account = await findAccountByEmail(db, email);
+        passwordOk = account
+          ? await verifyPassword(account.passwordHash, password)
+          : (await verifyAgainstDummy(password), false);
+      } finally {
+        // Only a wrong password counts; a right one makes this address known for the account.
+        await admission.finish(account && passwordOk ? 'right' : 'wrong', account?.id);
       }
-      await clearFailures(db, accountKey);
-      await forgiveAttempt(db, addressKey);
+      if (!account || !passwordOk) throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
       if (account.disabled) throw new AppError('FORBIDDEN', MESSAGES.accountDisabled);
       if (account.role !== role) throw new AppError('FORBIDDEN', MESSAGES.wrongTab(role));
 
