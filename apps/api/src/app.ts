@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
@@ -138,6 +140,14 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     frameguard: { action: 'deny' },
     // Sent by the onSend hook above, over HTTPS only.
     strictTransportSecurity: false,
+  });
+  // API answers above 1 KB are compressed for browsers that accept it (web files come
+  // precompressed from the build). Live streams take over the raw reply and are never buffered.
+  await app.register(compress, {
+    global: true,
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(rateLimit, {
     global: false,

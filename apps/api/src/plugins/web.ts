@@ -24,6 +24,8 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
       // Files are looked up per request, so a rebuild of the web app is served without a restart.
       wildcard: true,
       index: false,
+      // The build writes .br and .gz copies; the one the browser accepts is sent (Vary set).
+      preCompressed: true,
       setHeaders(reply, path) {
         // Hashed bundles never change; everything else is checked on each visit.
         reply.header(

@@ -61,6 +61,8 @@ describe('GET /api/drivers/location/:driverKey/stream', () => {
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-cache, no-transform');
+    // fetch asks for compressed answers; a stream is never compressed (it would be buffered).
+    expect(stream.response.headers.get('content-encoding')).toBeNull();
     expect(stream.response.headers.get('x-request-id')).toEqual(expect.any(String));
     // The security headers of every other response still apply.
     expect(stream.response.headers.get('x-content-type-options')).toBe('nosniff');
