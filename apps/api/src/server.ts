@@ -2,9 +2,11 @@ import { buildApp } from './app';
 import { createLocationBus } from './infra/create-location-bus';
 import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig } from './config';
-import { openDatabase, type Db } from './db/client';
+import { analyzeDatabase, openDatabase, type Db } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
 import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
+
+const ANALYZE_EVERY_MS = 6 * 3_600_000;
 
 async function main() {
   let config;
@@ -45,7 +47,20 @@ async function main() {
       }),
     );
     app.log.info(summary, 'demo data loaded');
+    await analyzeDatabase(database.db);
   }
+
+  // PGlite has no autovacuum: statistics are refreshed now and then (PostgreSQL's autovacuum does
+  // this for a server database).
+  const analyzeTimer =
+    database.kind === 'pglite'
+      ? setInterval(() => {
+          analyzeDatabase(database.db).catch((error: unknown) => {
+            app.log.warn({ err: error }, 'could not refresh the database statistics');
+          });
+        }, ANALYZE_EVERY_MS)
+      : undefined;
+  analyzeTimer?.unref();
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -57,6 +72,7 @@ async function main() {
       process.exit(1);
     }, 15_000);
     timer.unref();
+    clearInterval(analyzeTimer);
     try {
       await app.close();
       await locationBus.close();

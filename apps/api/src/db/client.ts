@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -22,6 +23,14 @@ export type Database = {
   close: () => Promise<void>;
 };
 
+/**
+ * Refreshes the planner's statistics. PGlite has no autovacuum, and tables filled in bulk (demo
+ * data, imports) have none until this runs: the planner then picks plans many times slower.
+ */
+export async function analyzeDatabase(db: Db): Promise<void> {
+  await db.execute(sql`analyze`);
+}
+
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
@@ -33,6 +42,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const client = postgres(options.databaseUrl, { max: 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema });
     await migratePostgres(db, { migrationsFolder: MIGRATIONS });
+    await analyzeDatabase(db as unknown as Db);
     return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }
   const location = options.dataDir === 'memory://' ? undefined : join(options.dataDir, 'pglite');
@@ -43,6 +53,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
     const client = await PGlite.create(location, { extensions: { pg_trgm } });
     const db = drizzlePglite(client, { schema });
     await migratePglite(db, { migrationsFolder: MIGRATIONS });
+    await analyzeDatabase(db as unknown as Db);
     return {
       db: db as unknown as Db,
       kind: 'pglite',

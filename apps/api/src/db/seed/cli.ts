@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config';
-import { openDatabase } from '../client';
+import { analyzeDatabase, openDatabase } from '../client';
 import { DEFAULT_SCALE, isDatabaseEmpty, resetDatabase, seedDemo } from './demo';
 
 const usage = `Usage: npm run seed -- [--drivers N] [--trips N] [--customers N] [--dealers N]
@@ -55,6 +55,7 @@ async function main() {
       progress: process.stdout.isTTY ? 'bar' : 'lines',
       scale: cleaned,
     });
+    await analyzeDatabase(database.db);
     console.log(`Seeded ${JSON.stringify(summary)} in ${((Date.now() - started) / 1000).toFixed(1)} s.`);
   } finally {
     await database.close();
