@@ -99,6 +99,9 @@ export const RATE_FIELDS = [
 export type RateField = (typeof RATE_FIELDS)[number];
 
 /** Where the map centres when a driver has no known position. */
+/** Lists count their matches up to this; beyond it they say "10,000+" instead of counting on. */
+export const LIST_TOTAL_CAP = 10_000;
+
 export const DEFAULT_LOCATION = { lat: 20, long: 20 } as const;
 export const DEFAULT_COUNTRY = 'India';
 

@@ -99,8 +99,9 @@ function rowsOf(result: unknown): Record<string, unknown>[] {
 }
 
 async function explain(db: Db, label: string, caller: Staff, options: DriverListOptions) {
-  const queries = buildDriverListQueries(db, caller, options);
-  for (const [part, query] of Object.entries(queries)) {
+  const { page, total } = buildDriverListQueries(db, caller, options);
+  const parts = total ? { page, 'total, capped': total } : { page };
+  for (const [part, query] of Object.entries(parts)) {
     const result = await db.execute(sql`explain (analyze, buffers, costs off) ${query}`);
     const lines = rowsOf(result).map((row) => String(Object.values(row)[0]));
     console.log(`\n--- ${label} [${part}]`);

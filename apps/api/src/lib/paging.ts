@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { count, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { PgTable } from 'drizzle-orm/pg-core';
+import type { DbExecutor } from '../infra/audit';
+import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
 import { findTextProblem } from './text';
@@ -70,4 +73,44 @@ export function newestFirst(createdAt: AnyColumn, id: AnyColumn): SQL[] {
 /** User text for a LIKE pattern: %, _ and the escape character itself match literally. */
 export function escapeLikePattern(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+/** What a list says of its size: counted up to the cap, or "at least the cap". */
+export type ListTotal = { total: number; totalCapped: boolean };
+
+/** The part of a cursor that carries the first page's count on to the next pages. */
+export const cursorTotalShape = {
+  t: z.number().int().min(0).max(LIST_TOTAL_CAP).optional(),
+  tc: z.boolean().optional(),
+};
+
+/** The count as a cursor carries it, if it does. */
+export function totalFromCursor(key: { t?: number; tc?: boolean } | null): ListTotal | null {
+  return key?.t === undefined ? null : { total: key.t, totalCapped: key.tc ?? false };
+}
+
+/** Adds the count to a page's next cursor key, so that the next pages need not count again. */
+export function withTotal(key: Record<string, unknown>, total: ListTotal): Record<string, unknown> {
+  return { ...key, t: total.total, tc: total.totalCapped };
+}
+
+/**
+ * The count of the rows of `table` that `filter` matches, reading no more than LIST_TOTAL_CAP + 1
+ * of them: a count costs at most that much whatever the table's size, and a list past the cap
+ * says "10,000+". Built, not run, so that the benchmark can EXPLAIN it.
+ */
+export function cappedCountQuery(db: DbExecutor, table: PgTable, filter: SQL | undefined) {
+  const matching = db
+    .select({ one: sql<number>`1`.as('one') })
+    .from(table)
+    .where(filter)
+    .limit(LIST_TOTAL_CAP + 1)
+    .as('matching');
+  return db.select({ total: count() }).from(matching);
+}
+
+/** The capped count as a list answers it. */
+export function toListTotal(rows: { total: number }[]): ListTotal {
+  const counted = Number(rows[0]?.total ?? 0);
+  return { total: Math.min(counted, LIST_TOTAL_CAP), totalCapped: counted > LIST_TOTAL_CAP };
 }

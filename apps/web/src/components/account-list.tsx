@@ -22,6 +22,7 @@ export function AccountList<T extends Account>({
   list,
   accounts,
   total,
+  totalCapped = false,
   noun,
   query,
   onOpen,
@@ -29,6 +30,7 @@ export function AccountList<T extends Account>({
   list: AccountQuery;
   accounts: T[];
   total: number;
+  totalCapped?: boolean;
   /** The rows' plural name as the texts use it: 'city dealers'. */
   noun: string;
   query: string;
@@ -42,6 +44,7 @@ export function AccountList<T extends Account>({
       <ListSummary
         shown={accounts.length}
         total={total}
+        totalCapped={totalCapped}
         noun={noun}
         countedAs={`${noun}, newest first`}
         query={query}

@@ -2,12 +2,13 @@ import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
 /**
- * The line over a searched list, read out as it changes: 'Showing 50 of 1,234 drivers', 'No
+ * The line over a searched list, read out as it changes: 'Showing 50 of 1,234 drivers' (or '10,000+'), 'No
  * drivers match “x”.' when a search finds nothing, or `empty` when there is nothing at all.
  */
 export function ListSummary({
   shown,
   total,
+  totalCapped = false,
   noun,
   query,
   empty,
@@ -15,6 +16,8 @@ export function ListSummary({
 }: {
   shown: number;
   total: number;
+  /** The server stopped counting at `total`: 'Showing 50 of 10,000+ drivers'. */
+  totalCapped?: boolean;
   noun: string;
   query: string;
   empty: ReactNode;
@@ -27,7 +30,7 @@ export function ListSummary({
         ? query
           ? noMatchText(noun, query)
           : empty
-        : `Showing ${shown} of ${total.toLocaleString('en-IN')} ${countedAs}`}
+        : `Showing ${shown} of ${total.toLocaleString('en-IN')}${totalCapped ? '+' : ''} ${countedAs}`}
     </Text>
   );
 }

@@ -9,10 +9,17 @@ describe('pagedRows', () => {
         { data: { c: 'C' }, total: 3 },
       ],
     };
-    expect(pagedRows(data)).toEqual({ rows: ['B', 'A', 'C'], total: 3 });
+    expect(pagedRows(data)).toEqual({ rows: ['B', 'A', 'C'], total: 3, totalCapped: false });
   });
 
   it('is empty before the first page', () => {
-    expect(pagedRows(undefined)).toEqual({ rows: [], total: 0 });
+    expect(pagedRows(undefined)).toEqual({ rows: [], total: 0, totalCapped: false });
+  });
+
+  it("says when the first page's count was capped", () => {
+    expect(pagedRows({ pages: [{ data: {}, total: 10_000, totalCapped: true }] })).toMatchObject({
+      total: 10_000,
+      totalCapped: true,
+    });
   });
 });

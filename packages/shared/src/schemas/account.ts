@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { STATES, type State } from '../constants';
 import { MESSAGES } from '../messages';
 import { currentUserSchema } from './auth';
-import { emailSchema, envelope } from './common';
+import { emailSchema, envelope, listTotalShape } from './common';
 
 /** Longest display name of an account (a person, a dealer or a franchise). */
 export const ACCOUNT_NAME_MAX_LENGTH = 100;
@@ -125,14 +125,14 @@ export type FranchiseListQuery = z.input<typeof franchiseListQuerySchema>;
 export const cityDealerListResponseSchema = z.object({
   data: z.record(z.string(), cityDealerSchema),
   nextCursor: z.string().nullable(),
-  total: z.number().int(),
+  ...listTotalShape,
 });
 export type CityDealerListResponse = z.infer<typeof cityDealerListResponseSchema>;
 
 export const franchiseListResponseSchema = z.object({
   data: z.record(z.string(), franchiseSchema),
   nextCursor: z.string().nullable(),
-  total: z.number().int(),
+  ...listTotalShape,
 });
 export type FranchiseListResponse = z.infer<typeof franchiseListResponseSchema>;
 

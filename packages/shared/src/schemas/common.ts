@@ -25,3 +25,12 @@ export const newPasswordSchema = z
 export const idParamSchema = z.object({ id: z.uuid({ message: 'Not a valid id.' }) });
 
 export const messageResponseSchema = envelope(z.object({ message: z.string() }));
+
+/**
+ * How many records a list matches: counted up to LIST_TOTAL_CAP on the first page (and carried on
+ * with the cursor); `totalCapped` says there are at least that many ("10,000+").
+ */
+export const listTotalShape = {
+  total: z.number().int().min(0),
+  totalCapped: z.boolean(),
+};

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envelope } from './common';
+import { envelope, listTotalShape } from './common';
 
 /** A customer; email and phone number are personal data that only admins receive. */
 export const customerSchema = z.object({
@@ -20,7 +20,7 @@ export const customerListQuerySchema = z.object({
 export const customerListResponseSchema = z.object({
   data: z.record(z.string(), customerSchema),
   nextCursor: z.string().nullable(),
-  total: z.number().int(),
+  ...listTotalShape,
 });
 
 export const customerRatingSchema = z.object({

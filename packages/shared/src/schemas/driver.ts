@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '../constants';
-import { envelope } from './common';
+import { envelope, listTotalShape } from './common';
 
 /** A point on the map; the driver app's field names. */
 export const positionSchema = z.object({
@@ -49,7 +49,7 @@ export type DriverListQuery = z.input<typeof driverListQuerySchema>;
 export const driverListResponseSchema = z.object({
   data: z.record(z.string(), driverSchema),
   nextCursor: z.string().nullable(),
-  total: z.number().int(),
+  ...listTotalShape,
 });
 export type DriverListResponse = z.infer<typeof driverListResponseSchema>;
 

@@ -238,6 +238,7 @@ describe('POST /api/city_dealer/getcitydealers', () => {
       data: expect.any(Object),
       nextCursor: body.nextCursor,
       total: expect.any(Number),
+      totalCapped: false,
     });
     expect(Object.keys(body.data).length).toBeLessThanOrEqual(50);
   });

@@ -8,7 +8,18 @@ import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
-import { cursorTimestampSchema, decodeCursor, escapeLikePattern, keysetPage } from '../../lib/paging';
+import {
+  cappedCountQuery,
+  cursorTimestampSchema,
+  cursorTotalShape,
+  decodeCursor,
+  escapeLikePattern,
+  keysetPage,
+  toListTotal,
+  totalFromCursor,
+  withTotal,
+  type ListTotal,
+} from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
 import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
@@ -101,7 +112,7 @@ function toFranchise(row: FranchiseRow): Franchise {
 // ---------------------------------------------------------------------------------------------
 // Lists: newest first, keyset on (created_at, id)
 
-const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
+const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid(), ...cursorTotalShape }).strict();
 
 export type AccountListOptions = { q?: string; state?: State; limit: number; cursor?: string };
 
@@ -118,51 +129,52 @@ function listConditions(scope: SQL, options: AccountListOptions): SQL {
   return and(...conditions)!;
 }
 
-function afterCursor(cursor: string | undefined): SQL | undefined {
-  if (!cursor) return undefined;
-  const after = decodeCursor(cursor, listCursorSchema);
+function decodeListCursor(cursor: string | undefined) {
+  return cursor ? decodeCursor(cursor, listCursorSchema) : null;
+}
+
+function afterCursor(after: z.infer<typeof listCursorSchema> | null): SQL | undefined {
+  if (!after) return undefined;
   return sql`(${accounts.createdAt}, ${accounts.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`;
 }
 
-async function countAccounts(db: Db, filter: SQL): Promise<number> {
-  const [row] = await db
-    .select({ total: sql<number>`count(*)`.mapWith(Number) })
-    .from(accounts)
-    .where(filter);
-  return row?.total ?? 0;
+/** The first page counts (up to the cap); the next pages' cursors carry that count on. */
+async function totalOf(
+  db: Db,
+  filter: SQL,
+  after: z.infer<typeof listCursorSchema> | null,
+): Promise<ListTotal> {
+  return totalFromCursor(after) ?? toListTotal(await cappedCountQuery(db, accounts, filter));
 }
 
 const newestFirst = [desc(accounts.createdAt), desc(accounts.id)];
-const timeKey = (row: { cursorAt: string; id: string }) => ({ at: row.cursorAt, id: row.id });
+const timeKey = (total: ListTotal) => (row: { cursorAt: string; id: string }) =>
+  withTotal({ at: row.cursorAt, id: row.id }, total);
 
 /** A page of the city dealers, newest first, with their franchise and driver counts. */
 export async function findCityDealers(db: Db, options: AccountListOptions) {
   const filter = listConditions(cityDealerScope(accounts), options);
+  const after = decodeListCursor(options.cursor);
   const rows = await selectCityDealers(db)
-    .where(and(filter, afterCursor(options.cursor)))
+    .where(and(filter, afterCursor(after)))
     .orderBy(...newestFirst)
     .limit(options.limit + 1);
-  const page = keysetPage(rows, options.limit, timeKey);
-  return {
-    rows: page.shown.map(toCityDealer),
-    nextCursor: page.nextCursor,
-    total: await countAccounts(db, filter),
-  };
+  const total = await totalOf(db, filter, after);
+  const page = keysetPage(rows, options.limit, timeKey(total));
+  return { rows: page.shown.map(toCityDealer), nextCursor: page.nextCursor, ...total };
 }
 
 /** A page of the franchises the caller may see, newest first, with their dealer and driver count. */
 export async function findFranchises(db: Db, caller: AccountScopeCaller, options: AccountListOptions) {
   const filter = listConditions(franchiseScope(accounts, caller), options);
+  const after = decodeListCursor(options.cursor);
   const rows = await selectFranchises(db)
-    .where(and(filter, afterCursor(options.cursor)))
+    .where(and(filter, afterCursor(after)))
     .orderBy(...newestFirst)
     .limit(options.limit + 1);
-  const page = keysetPage(rows, options.limit, timeKey);
-  return {
-    rows: page.shown.map(toFranchise),
-    nextCursor: page.nextCursor,
-    total: await countAccounts(db, filter),
-  };
+  const total = await totalOf(db, filter, after);
+  const page = keysetPage(rows, options.limit, timeKey(total));
+  return { rows: page.shown.map(toFranchise), nextCursor: page.nextCursor, ...total };
 }
 
 export async function findCityDealer(db: DbExecutor, id: string): Promise<CityDealer | null> {

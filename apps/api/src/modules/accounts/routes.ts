@@ -164,7 +164,12 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     async (request) => {
       const { q, limit, cursor, state } = request.body;
       const page = await findCityDealers(db, { q: q || undefined, limit, cursor, state });
-      return { data: byId(page.rows), nextCursor: page.nextCursor, total: page.total };
+      return {
+        data: byId(page.rows),
+        nextCursor: page.nextCursor,
+        total: page.total,
+        totalCapped: page.totalCapped,
+      };
     },
   );
 
@@ -183,7 +188,12 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     async (request) => {
       const { q, limit, cursor } = request.query;
       const page = await findFranchises(db, callerOf(request), { q: q || undefined, limit, cursor });
-      return { data: byId(page.rows), nextCursor: page.nextCursor, total: page.total };
+      return {
+        data: byId(page.rows),
+        nextCursor: page.nextCursor,
+        total: page.total,
+        totalCapped: page.totalCapped,
+      };
     },
   );
 

@@ -3,7 +3,16 @@ import { z } from 'zod';
 import type { Customer } from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
 import { customerRatings, customers } from '../../db/schema';
-import { decodeCursor, escapeLikePattern, keysetPage } from '../../lib/paging';
+import {
+  cappedCountQuery,
+  cursorTotalShape,
+  decodeCursor,
+  escapeLikePattern,
+  keysetPage,
+  toListTotal,
+  totalFromCursor,
+  withTotal,
+} from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 
 const customerColumns = {
@@ -19,10 +28,8 @@ const searchText = sql`lower(${customers.name} || ' ' || coalesce(${customers.em
 // ---------------------------------------------------------------------------------------------
 // List: by name, keyset on (name, id)
 
-// A name PostgreSQL can bind: a forged cursor carrying NUL gets the 400 of a bad cursor.
-const listCursorSchema = z
-  .object({ name: z.string().refine((name) => !name.includes('\u0000')), id: z.uuid() })
-  .strict();
+// decodeCursor refuses text PostgreSQL cannot bind (NUL, lone surrogates) as a bad cursor.
+const listCursorSchema = z.object({ name: z.string(), id: z.uuid(), ...cursorTotalShape }).strict();
 
 export type CustomerListOptions = { q?: string; limit: number; cursor?: string };
 
@@ -47,21 +54,20 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
     )
     .orderBy(asc(customers.name), asc(customers.id))
     .limit(options.limit + 1);
-  const total = db.select({ total: count() }).from(customers).where(filter);
-  return { page, total };
+  // Counted on the first page only: the next pages' cursors carry the count on.
+  const total = after?.t === undefined ? cappedCountQuery(db, customers, filter) : null;
+  return { page, total, after };
 }
 
 /** A page of customers in name order, with the cursor of the next page and the count of all. */
 export async function findCustomers(db: Db, options: CustomerListOptions) {
-  const { page, total } = buildCustomerListQueries(db, options);
+  const { page, total, after } = buildCustomerListQueries(db, options);
   const rows: Customer[] = await page;
-  const [counted] = await total;
-  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) => ({ name: row.name, id: row.id }));
-  return {
-    customers: shown,
-    nextCursor,
-    total: counted?.total ?? 0,
-  };
+  const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
+    withTotal({ name: row.name, id: row.id }, listTotal),
+  );
+  return { customers: shown, nextCursor, ...listTotal };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -43,6 +43,7 @@ export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = asyn
         data: Object.fromEntries(page.customers.map((customer) => [customer.id, customer])),
         nextCursor: page.nextCursor,
         total: page.total,
+        totalCapped: page.totalCapped,
       };
     },
   );

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { DriverListResponse } from '@bmet/shared/schemas/driver';
 import { drivers } from '../../db/schema';
@@ -87,12 +88,17 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
 
   it("does not count a dealer's franchise's drivers for another dealer even when searched by name", async () => {
     const body = await list(w.dealerA, `/api/city_dealer?q=${encodeURIComponent(w.drivers.b1.name)}`);
-    expect(body).toEqual({ data: {}, nextCursor: null, total: 0 });
+    expect(body).toEqual({ data: {}, nextCursor: null, total: 0, totalCapped: false });
   });
 
   it('answers an empty page to a franchise without drivers', async () => {
     const franchise = await createStaff(t.db, { role: 'franchise' });
-    expect(await list(franchise, '/api/franchise')).toEqual({ data: {}, nextCursor: null, total: 0 });
+    expect(await list(franchise, '/api/franchise')).toEqual({
+      data: {},
+      nextCursor: null,
+      total: 0,
+      totalCapped: false,
+    });
   });
 
   describe('pagination', () => {
@@ -569,4 +575,40 @@ describe('PATCH /api/drivers/driver/:id/assignment', () => {
     const response = await assign(w[who], w.drivers.a1.id, { franchiseId: w.franchiseA1.id, state: null });
     expect(response.statusCode).toBe(403);
   });
+});
+
+describe('the count of a long list', () => {
+  it('stops at 10,000 and says so, and the next pages carry the first page count on', async () => {
+    const dealer = await createStaff(t.db, { role: 'city_dealer', state: 'goa' });
+    const franchise = await createStaff(t.db, {
+      role: 'franchise',
+      state: 'goa',
+      dealerId: dealer.id,
+    });
+    const rows = Array.from({ length: LIST_TOTAL_CAP + 5 }, (_, i) => ({
+      name: `Fleet driver ${String(i).padStart(5, '0')}`,
+      franchiseId: franchise.id,
+      state: 'goa',
+    }));
+    for (let start = 0; start < rows.length; start += 2000) {
+      await t.db.insert(drivers).values(rows.slice(start, start + 2000));
+    }
+
+    const first = await list(dealer, '/api/city_dealer?limit=100');
+    expect(first).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    expect(idsOf(first)).toHaveLength(100);
+    const second = await list(dealer, `/api/city_dealer?limit=100&cursor=${first.nextCursor}`);
+    expect(second).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    expect(idsOf(second)).toHaveLength(100);
+    expect(idsOf(second).some((id) => idsOf(first).includes(id))).toBe(false);
+
+    // A search below the cap is counted exactly, on every page.
+    const searched = await list(franchise, '/api/franchise?q=Fleet%20driver%20000&limit=4');
+    expect(searched).toMatchObject({ total: 100, totalCapped: false });
+    const next = await list(
+      franchise,
+      `/api/franchise?q=Fleet%20driver%20000&limit=4&cursor=${searched.nextCursor}`,
+    );
+    expect(next).toMatchObject({ total: 100, totalCapped: false });
+  }, 60_000);
 });

@@ -17,11 +17,16 @@ import type { Db } from '../../db/client';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
+  cappedCountQuery,
   cursorTimestampSchema,
+  cursorTotalShape,
   decodeCursor,
   escapeLikePattern,
   keysetPage,
   newestFirst,
+  toListTotal,
+  totalFromCursor,
+  withTotal,
 } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 import { driverScope, type DriverScopeCaller } from './scope';
@@ -90,7 +95,7 @@ function toDriver(row: DriverRecord): Driver {
 // ---------------------------------------------------------------------------------------------
 // List
 
-const listCursorSchema = z.object({ name: z.string(), id: z.uuid() }).strict();
+const listCursorSchema = z.object({ name: z.string(), id: z.uuid(), ...cursorTotalShape }).strict();
 
 export type DriverListOptions = { q?: string; limit: number; cursor?: string; deleted?: boolean };
 
@@ -121,8 +126,9 @@ export function buildDriverListQueries(
     caller.role === 'city_dealer' && !options.q
       ? selectDealerPage(db, caller, where, size)
       : selectDrivers(db).where(where).orderBy(asc(drivers.name), asc(drivers.id)).limit(size);
-  const total = db.select({ total: count() }).from(drivers).where(filter);
-  return { page, total };
+  // Counted on the first page only: the next pages' cursors carry the count on.
+  const total = after?.t === undefined ? cappedCountQuery(db, drivers, filter) : null;
+  return { page, total, after };
 }
 
 /**
@@ -169,15 +175,13 @@ function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL 
 /** A page of the drivers a caller may see, in name order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
-  const { page, total } = buildDriverListQueries(db, caller, options);
+  const { page, total, after } = buildDriverListQueries(db, caller, options);
   const rows = await page;
-  const [counted] = await total;
-  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) => ({ name: row.name, id: row.id }));
-  return {
-    drivers: shown.map(toDriver),
-    nextCursor,
-    total: counted?.total ?? 0,
-  };
+  const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
+  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
+    withTotal({ name: row.name, id: row.id }, listTotal),
+  );
+  return { drivers: shown.map(toDriver), nextCursor, ...listTotal };
 }
 
 // ---------------------------------------------------------------------------------------------

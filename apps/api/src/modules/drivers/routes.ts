@@ -105,6 +105,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
           data: Object.fromEntries(page.drivers.map((driver) => [driver.id, driver])),
           nextCursor: page.nextCursor,
           total: page.total,
+          totalCapped: page.totalCapped,
         };
       },
     );

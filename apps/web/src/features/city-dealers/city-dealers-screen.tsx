@@ -12,7 +12,7 @@ export function CityDealersScreen() {
   const { search, setSearch, q } = useSearch();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const list = useCityDealerList(q);
-  const { rows: dealers, total } = pagedRows(list.data);
+  const { rows: dealers, total, totalCapped } = pagedRows(list.data);
   // The popup shows the row as last loaded, so that an edit shows at once.
   const selected = dealers.find((dealer) => dealer.id === selectedId) ?? null;
 
@@ -29,6 +29,7 @@ export function CityDealersScreen() {
         list={list}
         accounts={dealers}
         total={total}
+        totalCapped={totalCapped}
         noun="city dealers"
         query={q}
         onOpen={(dealer) => setSelectedId(dealer.id)}

@@ -81,7 +81,7 @@ export function CustomersScreen() {
   const { search, setSearch, q } = useSearch();
   const [selected, setSelected] = useState<string | null>(null);
   const list = useCustomerList(q);
-  const { rows: customers, total } = pagedRows(list.data);
+  const { rows: customers, total, totalCapped } = pagedRows(list.data);
 
   return (
     <Page title="Customers">
@@ -101,6 +101,7 @@ export function CustomersScreen() {
           <ListSummary
             shown={customers.length}
             total={total}
+            totalCapped={totalCapped}
             noun="customers"
             query={q}
             empty="No customers yet."

@@ -96,7 +96,7 @@ export function DriversScreen() {
     );
   }
 
-  const { rows: drivers, total } = pagedRows(list.data);
+  const { rows: drivers, total, totalCapped } = pagedRows(list.data);
 
   return (
     <Page title={MESSAGES.driverList}>
@@ -126,6 +126,7 @@ export function DriversScreen() {
           <ListSummary
             shown={drivers.length}
             total={total}
+            totalCapped={totalCapped}
             noun="drivers"
             countedAs={deletedView ? 'deleted drivers' : 'drivers'}
             query={q}

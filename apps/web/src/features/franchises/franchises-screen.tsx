@@ -15,7 +15,7 @@ export function FranchisesScreen() {
   const { search, setSearch, q } = useSearch();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const list = useFranchiseList(q);
-  const { rows: franchises, total } = pagedRows(list.data);
+  const { rows: franchises, total, totalCapped } = pagedRows(list.data);
   // The popup shows the row as last loaded, so that an edit shows at once.
   const selected = franchises.find((franchise) => franchise.id === selectedId) ?? null;
 
@@ -32,6 +32,7 @@ export function FranchisesScreen() {
         list={list}
         accounts={franchises}
         total={total}
+        totalCapped={totalCapped}
         noun="franchises"
         query={q}
         onOpen={(franchise) => setSelectedId(franchise.id)}
