@@ -4,7 +4,15 @@ import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
 import type { Db } from '../client';
-import { accounts, customers, drivers, trips } from '../schema';
+import {
+  accounts,
+  customerRatings,
+  customers,
+  driverDocuments,
+  driverRatings,
+  drivers,
+  trips,
+} from '../schema';
 import { createLocalObjectStore, type ObjectStore } from '../../infra/object-store';
 import { drawDocumentJpeg } from './document-image';
 import {
@@ -15,12 +23,10 @@ import {
   buildRates,
   buildTrip,
   createAccount,
-  insertCustomerRatings,
-  insertDocuments,
-  insertDriverRatings,
   insertRates,
   planDocuments,
 } from './factories';
+import { insertMany } from './bulk-insert';
 import { CITIES, FRANCHISE_AREAS } from './india';
 import { Random } from './random';
 
@@ -202,16 +208,19 @@ export async function seedDemo(
         franchiseId: franchise?.id ?? null,
       });
     });
-    await db.insert(drivers).values(batch);
+    await insertMany(db, drivers, batch);
     const documents = batch.flatMap((driver) =>
       planDocuments(rng).map((plan) => {
         const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
         return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
       }),
     );
-    for (let k = 0; k < documents.length; k += BATCH)
-      await insertDocuments(db, documents.slice(k, k + BATCH));
-    for (const driver of batch) await insertDriverRatings(db, driver.id, buildRatings(rng, rng.int(0, 8)));
+    await insertMany(db, driverDocuments, documents);
+    // Built in the same order as one driver at a time, so the demo data stays the same.
+    const ratings = batch.flatMap((driver) =>
+      buildRatings(rng, rng.int(0, 8)).map((rating) => ({ ...rating, driverId: driver.id })),
+    );
+    await insertMany(db, driverRatings, ratings);
     driverRows.push(...batch);
     driverBar.increment(batch.length);
   }
@@ -222,9 +231,11 @@ export async function seedDemo(
   const customerBar = progressBar(options.progress, 'customers', scale.customers);
   for (let i = 0; i < scale.customers; i += BATCH) {
     const batch = Array.from({ length: Math.min(BATCH, scale.customers - i) }, () => buildCustomer(rng));
-    await db.insert(customers).values(batch);
-    for (const customer of batch)
-      await insertCustomerRatings(db, customer.id, buildRatings(rng, rng.int(0, 3)));
+    await insertMany(db, customers, batch);
+    const ratings = batch.flatMap((customer) =>
+      buildRatings(rng, rng.int(0, 3)).map((rating) => ({ ...rating, customerId: customer.id })),
+    );
+    await insertMany(db, customerRatings, ratings);
     customerRows.push(...batch);
     customerBar.increment(batch.length);
   }
@@ -234,7 +245,9 @@ export async function seedDemo(
   const assigned = driverRows.filter((d) => d.franchiseId);
   const tripBar = progressBar(options.progress, 'trips', scale.trips);
   const now = Date.now();
-  const TRIP_BATCH = 2000;
+  const TRIP_BATCH = 10_000;
+  // The next batch is built while the database stores the last one.
+  let storing: Promise<void> | null = null;
   for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
     const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, () => {
       const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
@@ -247,9 +260,10 @@ export async function seedDemo(
         createdAt: new Date(now - ageMs),
       });
     });
-    await db.insert(trips).values(batch);
-    tripBar.increment(batch.length);
+    await storing;
+    storing = insertMany(db, trips, batch).then(() => tripBar.increment(batch.length));
   }
+  await storing;
   tripBar.stop();
 
   return {
