@@ -13,6 +13,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     sourcemap: true,
+    // Read by scripts/check-budgets.mjs: which files each screen loads.
+    manifest: true,
     chunkSizeWarningLimit: 700,
   },
 });

@@ -118,3 +118,17 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 export const WELCOME_ANIMATION_MS = 6000;
 export const LOCATION_POLL_MS = 5000;
+
+/** Review states of a driver's document. */
+export const DOCUMENT_STATUSES = ['not_submitted', 'submitted', 'approved', 'rejected'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
+  not_submitted: 'Not submitted',
+  submitted: 'Submitted',
+  approved: 'Approved',
+  rejected: 'Rejected',
+};
+
+/** Document images accepted from staff uploads. */
+export const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
+export const DOCUMENT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;

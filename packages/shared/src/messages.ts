@@ -141,3 +141,6 @@ export const MESSAGES = {
   requestTimeout: 'The request took too long to arrive. Please try again.',
   tooManyStreams: 'Too many live views are open for this session. Close some tabs and try again.',
 } as const;
+
+/** The trip feedback form's message when no star is chosen. */
+export const TRIP_RATING_REQUIRED = 'Please choose a rating from 1 to 5 stars.';

@@ -1,15 +1,9 @@
 import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
-import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { MESSAGES } from '@bmet/shared/messages';
 
 /** The router's error page, with the spec's text. */
-export function ErrorPage() {
-  const error = useRouteError();
-  const detail = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : null;
+export function ErrorPage({ error }: { error: unknown }) {
+  const detail = error instanceof Error ? error.message : null;
   return (
     <Center mih="100dvh" p="md">
       <Stack align="center" gap="sm" maw={560} ta="center">

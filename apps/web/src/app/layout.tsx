@@ -1,21 +1,7 @@
-import {
-  ActionIcon,
-  Anchor,
-  AppShell,
-  Burger,
-  Button,
-  Group,
-  Menu,
-  Modal,
-  NavLink,
-  Stack,
-  Text,
-  Title,
-  UnstyledButton,
-} from '@mantine/core';
+import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBolt, IconChevronDown, IconHelp, IconLogout, IconMail, IconUser } from '@tabler/icons-react';
-import { Fragment, Suspense, useState } from 'react';
+import { IconBolt, IconHelp, IconLogout, IconMail } from '@tabler/icons-react';
+import { Fragment, lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { can } from '@bmet/shared/permissions';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -24,33 +10,38 @@ import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
 import { useCurrentUser } from '../lib/current-user';
 import { useSession } from '../lib/session-context';
+import { AccountMenuLabel } from './account-menu-label';
+import type { HelpTopic } from './help-dialog';
 import { NAV_ITEMS } from './routes';
+
+const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.HelpDialog })));
+const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 
 /** Ends the session on the server, then clears it here and goes to '/' as the spec says. */
 async function logout(endSession: () => void) {
-  await apiRequest('POST', '/auth/sign-out', null).catch(() => undefined);
+  await apiRequest('POST', '/auth/sign-out').catch(() => undefined);
   endSession();
   window.location.assign('/');
 }
 
 /** Help and Contact Us: words where there is room, icons with the same names on a phone. */
 function HelpDialogs() {
-  const [open, setOpen] = useState<'help' | 'contact' | null>(null);
+  const [open, setOpen] = useState<HelpTopic | null>(null);
+  // The dialogs' code loads on the first click: the sign-in screen does not carry it.
+  const [wanted, setWanted] = useState(false);
   const buttons = [
     { key: 'help' as const, label: MESSAGES.help, Icon: IconHelp },
     { key: 'contact' as const, label: MESSAGES.contactUs, Icon: IconMail },
   ];
+  const show = (key: HelpTopic) => {
+    setWanted(true);
+    setOpen(key);
+  };
   return (
     <>
       {buttons.map(({ key, label, Icon }) => (
         <Fragment key={key}>
-          <Button
-            variant="subtle"
-            color="gray"
-            size="compact-sm"
-            visibleFrom="xs"
-            onClick={() => setOpen(key)}
-          >
+          <Button variant="subtle" color="gray" size="compact-sm" visibleFrom="xs" onClick={() => show(key)}>
             {label}
           </Button>
           <ActionIcon
@@ -58,70 +49,38 @@ function HelpDialogs() {
             color="gray"
             hiddenFrom="xs"
             aria-label={label}
-            onClick={() => setOpen(key)}
+            onClick={() => show(key)}
           >
             <Icon size={18} />
           </ActionIcon>
         </Fragment>
       ))}
-      <Modal
-        opened={open === 'help'}
-        onClose={() => setOpen(null)}
-        title={MESSAGES.help}
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Stack gap="xs">
-          <Text size="sm">
-            Use the navigation bar to reach the screens your role can use: drivers and trips for everyone;
-            franchises for city dealers; accounts, customers, rates and passwords for admins.
-          </Text>
-          <Text size="sm">Your session lasts a few hours; when it ends you are asked to sign in again.</Text>
-        </Stack>
-      </Modal>
-      <Modal
-        opened={open === 'contact'}
-        onClose={() => setOpen(null)}
-        title={MESSAGES.contactUs}
-        closeButtonProps={{ 'aria-label': 'Close' }}
-      >
-        <Text size="sm">
-          Write to <Anchor href="mailto:support@bookmyetaxi.in">support@bookmyetaxi.in</Anchor> and the
-          operations team will answer on the next working day.
-        </Text>
-      </Modal>
+      {wanted && (
+        <Suspense fallback={null}>
+          <HelpDialog open={open} onClose={() => setOpen(null)} />
+        </Suspense>
+      )}
     </>
   );
 }
 
+/** The signed-in user's name; the menu (profile, logout) loads when first asked for. */
 function UserMenu() {
-  const { session, endSession } = useSession();
+  const { session } = useSession();
   const { data: user } = useCurrentUser();
+  const [wanted, setWanted] = useState(false);
   if (!session) return null;
+  const name = user?.displayName || user?.email || ROLE_LABELS[session.role];
+  const trigger = (
+    <UnstyledButton aria-label="Account menu" aria-haspopup="menu" onClick={() => setWanted(true)}>
+      <AccountMenuLabel name={name} />
+    </UnstyledButton>
+  );
+  if (!wanted) return trigger;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <UnstyledButton aria-label="Account menu">
-          <Group gap={4} wrap="nowrap">
-            <IconUser size={18} />
-            <Text size="sm" visibleFrom="sm" truncate maw={200}>
-              {user?.displayName || user?.email || ROLE_LABELS[session.role]}
-            </Text>
-            <IconChevronDown size={14} />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>{ROLE_LABELS[session.role]}</Menu.Label>
-        {can(session.role, 'view', 'profile') && (
-          <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={14} />}>
-            Profile
-          </Menu.Item>
-        )}
-        <Menu.Item color="red" leftSection={<IconLogout size={14} />} onClick={() => void logout(endSession)}>
-          {MESSAGES.logout}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={trigger}>
+      <AccountMenu name={name} role={session.role} onLogout={logout} />
+    </Suspense>
   );
 }
 

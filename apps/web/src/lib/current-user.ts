@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { meResponseSchema } from '@bmet/shared/schemas/auth';
+import type { meResponseSchema } from '@bmet/shared/schemas/auth';
 import { apiRequest } from './api-client';
 import { useSession } from './session-context';
 
@@ -10,7 +10,8 @@ export function useCurrentUser() {
   const { session } = useSession();
   return useQuery({
     queryKey: [...currentUserQueryKey, session?.idToken],
-    queryFn: ({ signal }) => apiRequest('GET', '/auth/me', meResponseSchema, { signal }).then((r) => r.data),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof meResponseSchema>('GET', '/auth/me', { signal }).then((r) => r.data),
     enabled: Boolean(session),
     staleTime: 5 * 60_000,
   });

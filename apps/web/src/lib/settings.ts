@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { settingsResponseSchema } from '@bmet/shared/schemas/settings';
+import type { settingsResponseSchema } from '@bmet/shared/schemas/settings';
 import { apiRequest } from './api-client';
 
 /** Run-time settings of this install (map tiles), loaded once. */
@@ -7,7 +7,7 @@ export function useSettings() {
   return useQuery({
     queryKey: ['settings'],
     queryFn: ({ signal }) =>
-      apiRequest('GET', '/settings', settingsResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof settingsResponseSchema>('GET', '/settings', { signal }).then((r) => r.data),
     staleTime: Infinity,
   });
 }

@@ -3,21 +3,7 @@ import { STATES, type State } from '../constants';
 import { MESSAGES } from '../messages';
 import { currentUserSchema } from './auth';
 import { emailSchema, envelope, listTotalShape } from './common';
-
-/** Longest display name of an account (a person, a dealer or a franchise). */
-export const ACCOUNT_NAME_MAX_LENGTH = 100;
-
-/** The fields the spec's creation forms require, in the order the forms show them. */
-export const REQUIRED_ACCOUNT_FIELDS = ['name', 'email', 'password', 'state'] as const;
-export type AccountField = (typeof REQUIRED_ACCOUNT_FIELDS)[number];
-
-/** The required fields left empty (a name or email of spaces counts as empty). */
-export function missingAccountFields(input: Partial<Record<AccountField, string | null | undefined>>) {
-  return REQUIRED_ACCOUNT_FIELDS.filter((field) => {
-    const value = input[field];
-    return !value || (field !== 'password' && value.trim() === '');
-  });
-}
+import { ACCOUNT_NAME_MAX_LENGTH, missingAccountFields } from '../account-fields';
 
 const isState = (value: string): value is State => (STATES as readonly string[]).includes(value);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '../constants';
+import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
 import { envelope, listTotalShape } from './common';
 
 /** A point on the map; the driver app's field names. */
@@ -76,15 +76,6 @@ export const assignDriverBodySchema = z.object({
   state: z.enum(STATES).nullable(),
 });
 
-export const DOCUMENT_STATUSES = ['not_submitted', 'submitted', 'approved', 'rejected'] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
-  not_submitted: 'Not submitted',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  rejected: 'Rejected',
-};
-
 export const driverDocumentSchema = z.object({
   key: z.enum(DOCUMENT_KEYS),
   label: z.string(),
@@ -113,8 +104,6 @@ export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
 ]);
 
 /** Accepted document images. */
-export const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
-export const DOCUMENT_IMAGE_MAX_BYTES = 5 * 1024 * 1024;
 
 const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),

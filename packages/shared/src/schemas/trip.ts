@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAR_TYPES, TRIP_STATUSES } from '../constants';
+import { TRIP_RATING_REQUIRED } from '../messages';
 import { envelope } from './common';
 
 const timestamp = z.string();
@@ -91,8 +92,6 @@ export type TripFeedback = z.infer<typeof tripFeedbackSchema>;
 export const tripDetailResponseSchema = envelope(
   tripSchema.extend({ feedback: z.array(tripFeedbackSchema) }),
 );
-
-export const TRIP_RATING_REQUIRED = 'Please choose a rating from 1 to 5 stars.';
 
 /** Feedback and a 1-to-5 star rating; a rating is required. */
 export const tripFeedbackBodySchema = z.object({

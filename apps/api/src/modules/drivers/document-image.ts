@@ -1,7 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
-import { DOCUMENT_IMAGE_TYPES } from '@bmet/shared/schemas/driver';
+import { DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 
 export type DocumentImageType = (typeof DOCUMENT_IMAGE_TYPES)[number];
 

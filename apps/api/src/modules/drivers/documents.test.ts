@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DOCUMENT_KEYS, DOCUMENT_LABELS } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
-import { DOCUMENT_IMAGE_MAX_BYTES } from '@bmet/shared/schemas/driver';
+import { DOCUMENT_IMAGE_MAX_BYTES } from '@bmet/shared/constants';
 import { buildApp } from '../../app';
 import { buildDocumentRow, createDriver, insertDocuments } from '../../db/seed/factories';
 import { createLocalObjectStore, documentObjectKey } from '../../infra/object-store';

@@ -8,8 +8,6 @@ import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   assignDriverBodySchema,
   documentParamsSchema,
-  DOCUMENT_IMAGE_MAX_BYTES,
-  DOCUMENT_IMAGE_TYPES,
   driverDetailResponseSchema,
   driverDocumentResponseSchema,
   driverDocumentsResponseSchema,
@@ -22,6 +20,7 @@ import {
   reviewDocumentBodySchema,
   type Driver,
 } from '@bmet/shared/schemas/driver';
+import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 import type { Db } from '../../db/client';
 import { documentObjectKey, type ObjectStore } from '../../infra/object-store';
 import { currentUser } from '../../plugins/authentication';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TRIP_RATING_REQUIRED } from '@bmet/shared/schemas/trip';
+import { TRIP_RATING_REQUIRED } from '@bmet/shared/messages';
 import { auditLog, tripFeedback } from '../../db/schema';
 import { useTestApp } from '../../test/test-app';
 import {

@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import type { SignInBody } from '@bmet/shared/schemas/auth';
-import { signInResponseSchema } from '@bmet/shared/schemas/auth';
+import type { signInResponseSchema } from '@bmet/shared/schemas/auth';
 import type { PasswordResetConfirmBody } from '@bmet/shared/schemas/password';
 import { apiRequest } from '../../lib/api-client';
 
 export function useSignIn() {
   return useMutation({
     mutationFn: (body: SignInBody) =>
-      apiRequest('POST', '/auth/sign-in', signInResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof signInResponseSchema>('POST', '/auth/sign-in', { body }).then((r) => r.data),
   });
 }
 
@@ -15,6 +15,8 @@ export function useSignIn() {
 export function useConfirmPasswordReset() {
   return useMutation({
     mutationFn: (body: PasswordResetConfirmBody) =>
-      apiRequest('POST', '/auth/password-reset/confirm', signInResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof signInResponseSchema>('POST', '/auth/password-reset/confirm', { body }).then(
+        (r) => r.data,
+      ),
   });
 }

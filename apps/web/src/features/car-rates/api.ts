@@ -1,12 +1,12 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { State } from '@bmet/shared/constants';
-import {
+import type {
   allRatesResponseSchema,
   rateHistoryResponseSchema,
   stateRatesResponseSchema,
-  type AllRates,
-  type StateRates,
-  type UpdateRatesBody,
+  AllRates,
+  StateRates,
+  UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
 import { apiRequest } from '../../lib/api-client';
 
@@ -21,7 +21,7 @@ export function useAllRates() {
   return useQuery({
     queryKey: carRateKeys.rates,
     queryFn: ({ signal }) =>
-      apiRequest('GET', '/admin/getAllRates', allRatesResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof allRatesResponseSchema>('GET', '/admin/getAllRates', { signal }).then((r) => r.data),
   });
 }
 
@@ -44,7 +44,7 @@ export function useUpdateRates(state: State) {
   const store = useStoreStateRates();
   return useMutation({
     mutationFn: (body: UpdateRatesBody) =>
-      apiRequest('PUT', `/admin/updateRates/${encodeURIComponent(state)}`, stateRatesResponseSchema, {
+      apiRequest<typeof stateRatesResponseSchema>('PUT', `/admin/updateRates/${encodeURIComponent(state)}`, {
         body,
       }).then((r) => r.data),
     onSuccess: (rates) => store(state, rates),
@@ -55,7 +55,7 @@ export function useCopyRates() {
   const store = useStoreStateRates();
   return useMutation({
     mutationFn: ({ from, to }: { from: State; to: State }) =>
-      apiRequest('POST', '/admin/copyRates', stateRatesResponseSchema, { body: { from, to } }).then(
+      apiRequest<typeof stateRatesResponseSchema>('POST', '/admin/copyRates', { body: { from, to } }).then(
         (r) => r.data,
       ),
     onSuccess: (rates, { to }) => store(to, rates),
@@ -68,10 +68,9 @@ export function useRateHistory(state: State) {
     queryFn: ({ pageParam, signal }) => {
       const search = new URLSearchParams({ limit: '10' });
       if (pageParam) search.set('cursor', pageParam);
-      return apiRequest(
+      return apiRequest<typeof rateHistoryResponseSchema>(
         'GET',
         `/admin/rates-history/${encodeURIComponent(state)}?${search.toString()}`,
-        rateHistoryResponseSchema,
         { signal },
       );
     },

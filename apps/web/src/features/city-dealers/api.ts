@@ -1,11 +1,11 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateAccountBody, UpdateCityDealerBody } from '@bmet/shared/schemas/account';
-import {
+import type {
   cityDealerListResponseSchema,
   cityDealerResponseSchema,
   createAccountResponseSchema,
 } from '@bmet/shared/schemas/account';
-import { messageResponseSchema } from '@bmet/shared/schemas/common';
+import type { messageResponseSchema } from '@bmet/shared/schemas/common';
 import { apiRequest } from '../../lib/api-client';
 
 export const cityDealerKeys = {
@@ -18,7 +18,7 @@ export function useCityDealerList(q: string) {
   return useInfiniteQuery({
     queryKey: cityDealerKeys.list(q),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest('POST', '/city_dealer/getcitydealers', cityDealerListResponseSchema, {
+      apiRequest<typeof cityDealerListResponseSchema>('POST', '/city_dealer/getcitydealers', {
         body: { uid: '', limit: 50, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
         signal,
       }),
@@ -32,7 +32,9 @@ export function useCreateCityDealer() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateAccountBody) =>
-      apiRequest('POST', '/city_dealer/create', createAccountResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof createAccountResponseSchema>('POST', '/city_dealer/create', { body }).then(
+        (r) => r.data,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
   });
 }
@@ -41,7 +43,7 @@ export function useUpdateCityDealer() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: UpdateCityDealerBody }) =>
-      apiRequest('PATCH', `/city_dealer/${id}`, cityDealerResponseSchema, { body: changes }).then(
+      apiRequest<typeof cityDealerResponseSchema>('PATCH', `/city_dealer/${id}`, { body: changes }).then(
         (r) => r.data,
       ),
     onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
@@ -52,7 +54,7 @@ export function useUpdateCityDealer() {
 export function useDeleteCityDealer() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/city_dealer/${id}`, null),
+    mutationFn: (id: string) => apiRequest('DELETE', `/city_dealer/${id}`),
     onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
   });
 }
@@ -61,6 +63,6 @@ export function useDeleteCityDealer() {
 export function useSendResetLink() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiRequest('POST', '/auth/password-reset', messageResponseSchema, { body: { email } }),
+      apiRequest<typeof messageResponseSchema>('POST', '/auth/password-reset', { body: { email } }),
   });
 }

@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
 import { STATES } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
-import { missingAccountFields } from '@bmet/shared/schemas/account';
+import { missingAccountFields } from '@bmet/shared/account-fields';
 import { AccountForm } from '../../components/account-form';
 import { Page } from '../../components/page';
 import { stateLabel } from '../../lib/format';

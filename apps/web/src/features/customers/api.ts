@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { customerDetailResponseSchema, customerListResponseSchema } from '@bmet/shared/schemas/customer';
+import type { customerDetailResponseSchema, customerListResponseSchema } from '@bmet/shared/schemas/customer';
 import { apiRequest } from '../../lib/api-client';
 
 export function useCustomerList(q: string) {
@@ -9,7 +9,9 @@ export function useCustomerList(q: string) {
       const params = new URLSearchParams({ limit: '50' });
       if (q) params.set('q', q);
       if (pageParam) params.set('cursor', pageParam);
-      return apiRequest('GET', `/customers?${params.toString()}`, customerListResponseSchema, { signal });
+      return apiRequest<typeof customerListResponseSchema>('GET', `/customers?${params.toString()}`, {
+        signal,
+      });
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -21,7 +23,9 @@ export function useCustomer(id: string | null) {
   return useQuery({
     queryKey: ['customers', 'detail', id],
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/customers/${id}`, customerDetailResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof customerDetailResponseSchema>('GET', `/customers/${id}`, { signal }).then(
+        (r) => r.data,
+      ),
     enabled: id !== null,
   });
 }

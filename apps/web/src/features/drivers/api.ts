@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import {
   keepPreviousData,
   useInfiniteQuery,
@@ -6,8 +7,8 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { DocumentKey, Role, State } from '@bmet/shared/constants';
-import { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
-import {
+import type { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
+import type {
   deviceTokensResponseSchema,
   driverDetailResponseSchema,
   driverDocumentResponseSchema,
@@ -50,10 +51,9 @@ export function useDriverList(role: Role, q: string, deleted: boolean) {
   return useInfiniteQuery({
     queryKey: driverKeys.list(role, q, deleted),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(
+      apiRequest<typeof driverListResponseSchema>(
         'GET',
         `${LIST_PATH[role]}${query({ q, limit: 50, cursor: pageParam, deleted: deleted || undefined })}`,
-        driverListResponseSchema,
         {
           signal,
         },
@@ -67,7 +67,7 @@ export function useDriverList(role: Role, q: string, deleted: boolean) {
 export function useDeleteDriver() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/drivers/driver/${id}`, null),
+    mutationFn: (id: string) => apiRequest('DELETE', `/drivers/driver/${id}`),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
   });
 }
@@ -75,7 +75,7 @@ export function useDeleteDriver() {
 export function useRestoreDriver() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('POST', `/drivers/driver/${id}/restore`, null),
+    mutationFn: (id: string) => apiRequest('POST', `/drivers/driver/${id}/restore`),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
   });
 }
@@ -84,7 +84,9 @@ export function useDriver(id: string) {
   return useQuery({
     queryKey: driverKeys.detail(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/drivers/driver/${id}`, driverDetailResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof driverDetailResponseSchema>('GET', `/drivers/driver/${id}`, { signal }).then(
+        (r) => r.data,
+      ),
   });
 }
 
@@ -93,7 +95,7 @@ export function usePolledLocation(id: string, enabled: boolean, intervalMs: numb
   return useQuery({
     queryKey: driverKeys.location(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/drivers/location/${id}`, driverLocationResponseSchema, { signal }).then(
+      apiRequest<typeof driverLocationResponseSchema>('GET', `/drivers/location/${id}`, { signal }).then(
         (r) => r.data,
       ),
     enabled,
@@ -114,9 +116,9 @@ export function useDocuments(id: string) {
   return useQuery({
     queryKey: driverKeys.documents(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/drivers/driver/${id}/documents`, driverDocumentsResponseSchema, { signal }).then(
-        (r) => r.data,
-      ),
+      apiRequest<typeof driverDocumentsResponseSchema>('GET', `/drivers/driver/${id}/documents`, {
+        signal,
+      }).then((r) => r.data),
   });
 }
 
@@ -148,7 +150,7 @@ export function useUploadDocument(id: string) {
       });
       const body: unknown = await response.json().catch(() => null);
       if (!response.ok) throw ApiError.fromBody(response.status, body);
-      return driverDocumentResponseSchema.parse(body).data;
+      return (body as z.output<typeof driverDocumentResponseSchema>).data;
     },
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
   });
@@ -161,7 +163,7 @@ export function useReviewDocument(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ key, decision }: { key: DocumentKey; decision: ReviewDecision }) =>
-      apiRequest('PATCH', `/drivers/driver/${id}/documents/${key}`, driverDocumentResponseSchema, {
+      apiRequest<typeof driverDocumentResponseSchema>('PATCH', `/drivers/driver/${id}/documents/${key}`, {
         body: decision,
       }).then((r) => r.data),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
@@ -172,10 +174,9 @@ export function useHistory(id: string) {
   return useInfiniteQuery({
     queryKey: driverKeys.history(id),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(
+      apiRequest<typeof historyResponseSchema>(
         'GET',
         `/drivers/driver/${id}/history${query({ limit: 10, cursor: pageParam })}`,
-        historyResponseSchema,
         { signal },
       ),
     initialPageParam: undefined as string | undefined,
@@ -187,10 +188,9 @@ export function useRatings(id: string) {
   return useInfiniteQuery({
     queryKey: driverKeys.ratings(id),
     queryFn: ({ pageParam, signal }) =>
-      apiRequest(
+      apiRequest<typeof ratingsResponseSchema>(
         'GET',
         `/drivers/driver/${id}/ratings${query({ limit: 10, cursor: pageParam })}`,
-        ratingsResponseSchema,
         { signal },
       ),
     initialPageParam: undefined as string | undefined,
@@ -202,9 +202,9 @@ export function useDeviceTokens(id: string) {
   return useQuery({
     queryKey: driverKeys.devices(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/drivers/driver/${id}/device-tokens`, deviceTokensResponseSchema, { signal }).then(
-        (r) => r.data,
-      ),
+      apiRequest<typeof deviceTokensResponseSchema>('GET', `/drivers/driver/${id}/device-tokens`, {
+        signal,
+      }).then((r) => r.data),
   });
 }
 
@@ -212,7 +212,7 @@ export function useIssueDeviceToken(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (label: string) =>
-      apiRequest('POST', `/drivers/driver/${id}/device-tokens`, issuedDeviceTokenResponseSchema, {
+      apiRequest<typeof issuedDeviceTokenResponseSchema>('POST', `/drivers/driver/${id}/device-tokens`, {
         body: { label },
       }).then((r) => r.data),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
@@ -222,8 +222,7 @@ export function useIssueDeviceToken(id: string) {
 export function useRevokeDeviceToken(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (tokenId: string) =>
-      apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`, null),
+    mutationFn: (tokenId: string) => apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
   });
 }
@@ -235,9 +234,13 @@ export function useFranchiseOptions(q: string, enabled: boolean) {
     queryFn: ({ signal }) => {
       const params = new URLSearchParams({ limit: '20' });
       if (q) params.set('q', q);
-      return apiRequest('GET', `/franchise/getFranchise?${params.toString()}`, franchiseListResponseSchema, {
-        signal,
-      }).then((r) => Object.values(r.data).filter((franchise) => !franchise.disabled));
+      return apiRequest<typeof franchiseListResponseSchema>(
+        'GET',
+        `/franchise/getFranchise?${params.toString()}`,
+        {
+          signal,
+        },
+      ).then((r) => Object.values(r.data).filter((franchise) => !franchise.disabled));
     },
     enabled,
   });
@@ -247,9 +250,9 @@ export function useAssignDriver(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { franchiseId: string | null; state: State | null }) =>
-      apiRequest('PATCH', `/drivers/driver/${id}/assignment`, driverDetailResponseSchema, { body }).then(
-        (r) => r.data,
-      ),
+      apiRequest<typeof driverDetailResponseSchema>('PATCH', `/drivers/driver/${id}/assignment`, {
+        body,
+      }).then((r) => r.data),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
   });
 }

@@ -13,14 +13,14 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
-import type { DocumentKey } from '@bmet/shared/constants';
+import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
-import type { DocumentStatus, DriverDocument } from '@bmet/shared/schemas/driver';
 import {
   DOCUMENT_IMAGE_MAX_BYTES,
   DOCUMENT_IMAGE_TYPES,
   DOCUMENT_STATUS_LABELS,
-} from '@bmet/shared/schemas/driver';
+} from '@bmet/shared/constants';
+import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';

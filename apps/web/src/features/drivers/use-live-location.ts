@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import { useEffect, useState } from 'react';
 import { LOCATION_POLL_MS } from '@bmet/shared/constants';
-import { locationEventSchema, type Position } from '@bmet/shared/schemas/driver';
+import type { LocationEvent, Position } from '@bmet/shared/schemas/driver';
 import { openLocationStream, usePolledLocation } from './api';
 
 export type LiveLocation = {
@@ -38,9 +38,8 @@ export function useLiveLocation(
         const parser = createParser({
           onEvent(event) {
             if (event.event !== 'location') return;
-            const parsed = locationEventSchema.safeParse(JSON.parse(event.data));
-            if (!parsed.success) return;
-            const { lat, long, at } = parsed.data;
+            const { lat, long, at } = JSON.parse(event.data) as Partial<LocationEvent>;
+            if (typeof lat !== 'number' || typeof long !== 'number' || typeof at !== 'string') return;
             setState((s) =>
               s.positionAt && s.positionAt > at
                 ? s

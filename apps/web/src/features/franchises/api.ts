@@ -7,7 +7,7 @@ import {
 } from '@tanstack/react-query';
 import type { State } from '@bmet/shared/constants';
 import type { CreateAccountBody, UpdateFranchiseBody } from '@bmet/shared/schemas/account';
-import {
+import type {
   cityDealerListResponseSchema,
   createAccountResponseSchema,
   franchiseListResponseSchema,
@@ -29,9 +29,13 @@ export function useFranchiseList(q: string) {
       const params = new URLSearchParams({ limit: '50' });
       if (q) params.set('q', q);
       if (pageParam) params.set('cursor', pageParam);
-      return apiRequest('GET', `/franchise/getFranchise?${params.toString()}`, franchiseListResponseSchema, {
-        signal,
-      });
+      return apiRequest<typeof franchiseListResponseSchema>(
+        'GET',
+        `/franchise/getFranchise?${params.toString()}`,
+        {
+          signal,
+        },
+      );
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,
@@ -44,7 +48,7 @@ export function useDealersOfState(state: State | null, enabled: boolean) {
   return useQuery({
     queryKey: franchiseKeys.dealersOf(state ?? 'andhra pradesh'),
     queryFn: ({ signal }) =>
-      apiRequest('POST', '/city_dealer/getcitydealers', cityDealerListResponseSchema, {
+      apiRequest<typeof cityDealerListResponseSchema>('POST', '/city_dealer/getcitydealers', {
         body: { state, limit: 200 },
         signal,
       }).then((r) => Object.values(r.data).filter((dealer) => !dealer.disabled)),
@@ -56,7 +60,9 @@ export function useCreateFranchise() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateAccountBody) =>
-      apiRequest('POST', '/franchise/create', createAccountResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof createAccountResponseSchema>('POST', '/franchise/create', { body }).then(
+        (r) => r.data,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: franchiseKeys.all }),
   });
 }
@@ -65,7 +71,9 @@ export function useUpdateFranchise() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: ({ id, changes }: { id: string; changes: UpdateFranchiseBody }) =>
-      apiRequest('PATCH', `/franchise/${id}`, franchiseResponseSchema, { body: changes }).then((r) => r.data),
+      apiRequest<typeof franchiseResponseSchema>('PATCH', `/franchise/${id}`, { body: changes }).then(
+        (r) => r.data,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: franchiseKeys.all }),
   });
 }

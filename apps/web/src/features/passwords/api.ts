@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { messageResponseSchema } from '@bmet/shared/schemas/common';
+import type { messageResponseSchema } from '@bmet/shared/schemas/common';
 import type { UpdatePasswordBody } from '@bmet/shared/schemas/password';
-import { adminEmailsResponseSchema } from '@bmet/shared/schemas/password';
+import type { adminEmailsResponseSchema } from '@bmet/shared/schemas/password';
 import { apiRequest } from '../../lib/api-client';
 
 /** The admins' emails for the reset dropdown (admins only). */
@@ -9,7 +9,7 @@ export function useAdminEmails(enabled: boolean) {
   return useQuery({
     queryKey: ['passwords', 'admins'],
     queryFn: ({ signal }) =>
-      apiRequest('GET', '/get-admins', adminEmailsResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof adminEmailsResponseSchema>('GET', '/get-admins', { signal }).then((r) => r.data),
     enabled,
   });
 }
@@ -18,13 +18,15 @@ export function useAdminEmails(enabled: boolean) {
 export function useSendResetLink() {
   return useMutation({
     mutationFn: (email: string) =>
-      apiRequest('POST', '/auth/password-reset', messageResponseSchema, { body: { email } }),
+      apiRequest<typeof messageResponseSchema>('POST', '/auth/password-reset', { body: { email } }),
   });
 }
 
 export function useUpdatePassword() {
   return useMutation({
     mutationFn: (body: UpdatePasswordBody) =>
-      apiRequest('POST', '/admin/update-password', messageResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof messageResponseSchema>('POST', '/admin/update-password', { body }).then(
+        (r) => r.data,
+      ),
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { UpdateProfileBody } from '@bmet/shared/schemas/account';
-import { profileResponseSchema } from '@bmet/shared/schemas/account';
+import type { profileResponseSchema } from '@bmet/shared/schemas/account';
 import { apiRequest } from '../../lib/api-client';
 import { currentUserQueryKey } from '../../lib/current-user';
 
@@ -9,7 +9,7 @@ export function useUpdateProfile() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateProfileBody) =>
-      apiRequest('PATCH', '/auth/me', profileResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof profileResponseSchema>('PATCH', '/auth/me', { body }).then((r) => r.data),
     onSuccess: () => client.invalidateQueries({ queryKey: currentUserQueryKey }),
   });
 }

@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState, type FormEvent } from 'react';
-import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/schemas/account';
+import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/account-fields';
 import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
 import { useCurrentUser } from '../../lib/current-user';

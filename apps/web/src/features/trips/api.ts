@@ -6,7 +6,7 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import type { CarType, Role, TripStatus } from '@bmet/shared/constants';
-import {
+import type {
   tripDetailResponseSchema,
   tripFeedbackResponseSchema,
   tripListResponseSchema,
@@ -37,9 +37,9 @@ function fetchTripPage(role: Role, filters: TripFilters, cursor: string | undefi
   );
   if (role === 'admin') {
     const params = new URLSearchParams(Object.entries(clean).map(([k, v]) => [k, String(v)]));
-    return apiRequest('GET', `/trips?${params.toString()}`, tripListResponseSchema, { signal });
+    return apiRequest<typeof tripListResponseSchema>('GET', `/trips?${params.toString()}`, { signal });
   }
-  return apiRequest('POST', '/trips/filter-trips', tripListResponseSchema, { body: clean, signal });
+  return apiRequest<typeof tripListResponseSchema>('POST', '/trips/filter-trips', { body: clean, signal });
 }
 
 export function useTripList(role: Role, filters: TripFilters) {
@@ -56,7 +56,7 @@ export function useTrip(id: string | undefined) {
   return useQuery({
     queryKey: tripKeys.detail(id ?? ''),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/trips/${id}`, tripDetailResponseSchema, { signal }).then((r) => r.data),
+      apiRequest<typeof tripDetailResponseSchema>('GET', `/trips/${id}`, { signal }).then((r) => r.data),
     enabled: Boolean(id),
   });
 }
@@ -65,7 +65,9 @@ export function useSubmitFeedback(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: { feedback: string; rating: number }) =>
-      apiRequest('POST', `/trips/${id}/feedback`, tripFeedbackResponseSchema, { body }).then((r) => r.data),
+      apiRequest<typeof tripFeedbackResponseSchema>('POST', `/trips/${id}/feedback`, { body }).then(
+        (r) => r.data,
+      ),
     onSuccess: () => client.invalidateQueries({ queryKey: tripKeys.detail(id) }),
   });
 }

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { TRIP_RATING_REQUIRED } from '@bmet/shared/schemas/trip';
+import { TRIP_RATING_REQUIRED } from '@bmet/shared/messages';
 import { StarRating } from '../../components/star-rating';
 import { useSubmitFeedback, useTrip } from './api';
 

@@ -1,0 +1,83 @@
+// Checks what each screen makes a phone download on its first load against the budgets, from the
+// build's manifest: the entry with everything it imports, plus the screen's own chunk with
+// everything that imports (what a lazy route loads before it can render). Chunks a screen loads
+// later (a dialog, the map) are not part of its first load. Sizes are gzip, as sent by the server.
+// Exits 1 above a budget; `--json FILE` also writes the figures.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const KB = 1024;
+export const BUDGETS = {
+  signInJs: 120 * KB,
+  screenJs: 160 * KB,
+  initialCss: 25 * KB,
+};
+const SIGN_IN = 'src/features/auth/sign-in-screen.tsx';
+const SCREEN = /^src\/features\/.+-screen\.tsx$/;
+
+const dist = fileURLToPath(new URL('../dist', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(dist, '.vite/manifest.json'), 'utf8'));
+
+const gzipped = new Map();
+function gzipSize(file) {
+  if (!gzipped.has(file)) gzipped.set(file, gzipSync(readFileSync(join(dist, file)), { level: 9 }).length);
+  return gzipped.get(file);
+}
+
+/** The JS and CSS files a chunk needs before it runs: itself and its static imports, transitively. */
+function closure(key, js = new Set(), css = new Set()) {
+  const chunk = manifest[key];
+  if (!chunk || js.has(chunk.file)) return { js, css };
+  js.add(chunk.file);
+  for (const file of chunk.css ?? []) css.add(file);
+  for (const imported of chunk.imports ?? []) closure(imported, js, css);
+  return { js, css };
+}
+
+const sum = (files) => [...files].reduce((total, file) => total + gzipSize(file), 0);
+const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
+const shell = closure(entryKey);
+
+const rows = Object.keys(manifest)
+  .filter((key) => SCREEN.test(key))
+  .sort()
+  .map((key) => {
+    const { js, css } = closure(key, new Set(shell.js), new Set(shell.css));
+    const budget = key === SIGN_IN ? BUDGETS.signInJs : BUDGETS.screenJs;
+    return { screen: key.replace(/^src\/features\//, ''), js: sum(js), css: sum(css), budget };
+  });
+
+const initialCss = sum(shell.css);
+const failures = [
+  ...rows.filter((row) => row.js > row.budget).map((row) => `${row.screen}: JavaScript over its budget`),
+  ...(initialCss > BUDGETS.initialCss ? ['initial CSS over its budget'] : []),
+];
+if (!rows.some((row) => row.screen === SIGN_IN.replace(/^src\/features\//, ''))) {
+  failures.push(`the sign-in screen (${SIGN_IN}) is not a chunk of its own`);
+}
+
+const kb = (bytes) => `${(bytes / KB).toFixed(1)} KB`;
+console.log('First load per screen (gzip):');
+console.log(`  ${'screen'.padEnd(52)} ${'JS'.padStart(9)} ${'budget'.padStart(9)} ${'CSS'.padStart(8)}`);
+for (const row of rows) {
+  const mark = row.js > row.budget ? '  OVER' : '';
+  console.log(
+    `  ${row.screen.padEnd(52)} ${kb(row.js).padStart(9)} ${kb(row.budget).padStart(9)} ${kb(row.css).padStart(8)}${mark}`,
+  );
+}
+console.log(`  initial CSS ${kb(initialCss)} (budget ${kb(BUDGETS.initialCss)})`);
+
+const jsonAt = process.argv.indexOf('--json');
+if (jsonAt > 0) {
+  writeFileSync(
+    process.argv[jsonAt + 1],
+    JSON.stringify({ budgets: BUDGETS, initialCss, screens: rows }, null, 2),
+  );
+}
+if (failures.length) {
+  console.error(`\nOver budget:\n  ${failures.join('\n  ')}`);
+  process.exit(1);
+}
+console.log('All screens within their budgets.');

@@ -1,0 +1,15 @@
+import { Group, Text } from '@mantine/core';
+import { IconChevronDown, IconUser } from '@tabler/icons-react';
+
+/** What the account menu's button shows: the user's name between an icon and a chevron. */
+export function AccountMenuLabel({ name }: { name: string }) {
+  return (
+    <Group gap={4} wrap="nowrap">
+      <IconUser size={18} />
+      <Text size="sm" visibleFrom="sm" truncate maw={200}>
+        {name}
+      </Text>
+      <IconChevronDown size={14} />
+    </Group>
+  );
+}

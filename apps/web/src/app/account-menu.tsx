@@ -1,0 +1,40 @@
+import { Menu, UnstyledButton } from '@mantine/core';
+import { IconLogout, IconUser } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import type { Role } from '@bmet/shared/constants';
+import { ROLE_LABELS } from '@bmet/shared/constants';
+import { MESSAGES } from '@bmet/shared/messages';
+import { can } from '@bmet/shared/permissions';
+import { useSession } from '../lib/session-context';
+import { AccountMenuLabel } from './account-menu-label';
+
+type Props = { name: string; role: Role; onLogout: (endSession: () => void) => Promise<void> };
+
+/** The account menu, loaded on its first use: it opens at once, as the click that loaded it asked. */
+export function AccountMenu({ name, role, onLogout }: Props) {
+  const { endSession } = useSession();
+  return (
+    <Menu position="bottom-end" withinPortal defaultOpened>
+      <Menu.Target>
+        <UnstyledButton aria-label="Account menu">
+          <AccountMenuLabel name={name} />
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{ROLE_LABELS[role]}</Menu.Label>
+        {can(role, 'view', 'profile') && (
+          <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={14} />}>
+            Profile
+          </Menu.Item>
+        )}
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={14} />}
+          onClick={() => void onLogout(endSession)}
+        >
+          {MESSAGES.logout}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
