@@ -26,6 +26,8 @@ const steps = [
   ],
   ['chromium', 'node', ['scripts/ensure-chromium.mjs']],
   ['web build', 'npm', ['run', 'build', '--workspace', '@bmet/web']],
+  // What each screen makes a phone download on its first load, against the budgets.
+  ['web budgets', 'node', ['apps/web/scripts/check-budgets.mjs']],
   [
     'browser tests',
     'npx',

@@ -1,11 +1,36 @@
+import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
+
+/**
+ * Mantine's ScrollArea (inside every table and dialog) takes one small hook, useMergeRefs, from
+ * @floating-ui/react. The bundler keeps that package as one module, so each screen with a table
+ * would load all of floating-ui (13 KB gzip) that only dropdowns use. ScrollArea gets the same
+ * hook from src/lib/merge-refs.ts instead; dropdowns still import floating-ui itself.
+ */
+function scrollAreaMergeRefs(): Plugin {
+  const replacement = fileURLToPath(new URL('./src/lib/merge-refs.ts', import.meta.url));
+  return {
+    name: 'scroll-area-merge-refs',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (
+        source === '@floating-ui/react' &&
+        importer &&
+        /[\\/]ScrollArea[\\/]ScrollArea\.mjs$/.test(importer)
+      ) {
+        return replacement;
+      }
+      return null;
+    },
+  };
+}
 
 // In development the API runs on its own port; the web app's /api calls go to it.
 const apiPort = process.env.API_PORT ?? '3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [scrollAreaMergeRefs(), react()],
   server: {
     port: 5173,
     proxy: { '/api': `http://localhost:${apiPort}` },

@@ -1,21 +1,20 @@
-import { ActionIcon, AppShell, Burger, Button, Group, NavLink, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Burger, Button, Group, Title, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { IconBolt, IconHelp, IconLogout, IconMail } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { can } from '@bmet/shared/permissions';
 import { MESSAGES } from '@bmet/shared/messages';
-import { ROLE_LABELS } from '@bmet/shared/constants';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
-import { useCurrentUser } from '../lib/current-user';
 import { useSession } from '../lib/session-context';
-import { AccountMenuLabel } from './account-menu-label';
+import classes from './layout.module.css';
 import type { HelpTopic } from './help-dialog';
 import { NAV_ITEMS } from './routes';
 
 const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.HelpDialog })));
-const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
+// The account button needs the data layer (the user's name): it comes after the first paint.
+const AccountButton = lazy(() => import('./account-button').then((m) => ({ default: m.AccountButton })));
 
 /** Ends the session on the server, then clears it here and goes to '/' as the spec says. */
 async function logout(endSession: () => void) {
@@ -64,26 +63,6 @@ function HelpDialogs() {
   );
 }
 
-/** The signed-in user's name; the menu (profile, logout) loads when first asked for. */
-function UserMenu() {
-  const { session } = useSession();
-  const { data: user } = useCurrentUser();
-  const [wanted, setWanted] = useState(false);
-  if (!session) return null;
-  const name = user?.displayName || user?.email || ROLE_LABELS[session.role];
-  const trigger = (
-    <UnstyledButton aria-label="Account menu" aria-haspopup="menu" onClick={() => setWanted(true)}>
-      <AccountMenuLabel name={name} />
-    </UnstyledButton>
-  );
-  if (!wanted) return trigger;
-  return (
-    <Suspense fallback={trigger}>
-      <AccountMenu name={name} role={session.role} onLogout={logout} />
-    </Suspense>
-  );
-}
-
 /** Header with the product title, Help and Contact Us; the navigation bar when signed in. */
 export function Layout() {
   const { session, endSession } = useSession();
@@ -94,66 +73,62 @@ export function Layout() {
     : [];
 
   return (
-    <AppShell
-      header={{ height: 60 }}
-      navbar={session ? { width: 230, breakpoint: 'sm', collapsed: { mobile: !opened } } : undefined}
-      padding="md"
-    >
-      <AppShell.Header>
-        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
-          <Group gap="xs" wrap="nowrap">
-            {session && (
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                hiddenFrom="sm"
-                size="sm"
-                aria-label="Toggle navigation"
-              />
-            )}
-            <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
-            <Title order={1} size="h3" style={{ whiteSpace: 'nowrap' }}>
-              {MESSAGES.productTitle}
-            </Title>
-          </Group>
-          <Group gap="xs" wrap="nowrap">
-            <Group gap={0} wrap="nowrap">
-              <HelpDialogs />
-            </Group>
-            <UserMenu />
-          </Group>
+    <>
+      <header className={classes.header}>
+        <Group gap="xs" wrap="nowrap">
+          {session && (
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              hiddenFrom="sm"
+              size="sm"
+              aria-label="Toggle navigation"
+            />
+          )}
+          <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
+          <Title order={1} size="h3" style={{ whiteSpace: 'nowrap' }}>
+            {MESSAGES.productTitle}
+          </Title>
         </Group>
-      </AppShell.Header>
+        <Group gap="xs" wrap="nowrap">
+          <Group gap={0} wrap="nowrap">
+            <HelpDialogs />
+          </Group>
+          {session && (
+            <Suspense fallback={null}>
+              <AccountButton onLogout={logout} />
+            </Suspense>
+          )}
+        </Group>
+      </header>
       {session && (
-        <AppShell.Navbar p="xs" aria-label="Main navigation">
-          <AppShell.Section grow>
+        <nav className={classes.navbar} data-opened={opened || undefined} aria-label="Main navigation">
+          <div className={classes.navLinks}>
             {items.map((item) => (
-              <NavLink
+              <UnstyledButton
                 key={item.to}
                 component={Link}
                 to={item.to}
-                label={item.label}
-                active={location.pathname.toLowerCase() === item.to.toLowerCase()}
+                className={classes.navLink}
+                data-active={location.pathname.toLowerCase() === item.to.toLowerCase() || undefined}
+                aria-current={location.pathname.toLowerCase() === item.to.toLowerCase() ? 'page' : undefined}
                 onClick={close}
-              />
+              >
+                {item.label}
+              </UnstyledButton>
             ))}
-          </AppShell.Section>
-          <AppShell.Section>
-            <NavLink
-              component="button"
-              label={MESSAGES.logout}
-              leftSection={<IconLogout size={16} />}
-              c="red"
-              onClick={() => void logout(endSession)}
-            />
-          </AppShell.Section>
-        </AppShell.Navbar>
+          </div>
+          <UnstyledButton className={classes.navLink} data-danger onClick={() => void logout(endSession)}>
+            <IconLogout size={16} aria-hidden />
+            {MESSAGES.logout}
+          </UnstyledButton>
+        </nav>
       )}
-      <AppShell.Main>
+      <main className={classes.main} data-with-navbar={session ? true : undefined}>
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>
-      </AppShell.Main>
-    </AppShell>
+      </main>
+    </>
   );
 }

@@ -1,22 +1,21 @@
-import { Component, lazy, Suspense, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { FullPageSpinner } from '../components/full-page-spinner';
+// In the first load itself: the screen a phone meets first renders without another round trip.
+import { SignInScreen } from '../features/auth/sign-in-screen';
 import { useSession } from '../lib/session-context';
 import { CrashTest, ErrorPage } from './error-page';
 import { NotFound, RequireAccess } from './guards';
 import { Layout } from './layout';
-import { STAFF_ROUTES } from './routes';
+import { screen, STAFF_ROUTES } from './routes';
 
-const SignInScreen = lazy(() =>
-  import('../features/auth/sign-in-screen').then((m) => ({ default: m.SignInScreen })),
+const ResetPasswordScreen = screen(
+  () => import('../features/auth/reset-password-screen'),
+  'ResetPasswordScreen',
 );
-const ResetPasswordScreen = lazy(() =>
-  import('../features/auth/reset-password-screen').then((m) => ({ default: m.ResetPasswordScreen })),
-);
-const ResetPasswordAdminScreen = lazy(() =>
-  import('../features/passwords/reset-password-admin-screen').then((m) => ({
-    default: m.ResetPasswordAdminScreen,
-  })),
+const ResetPasswordAdminScreen = screen(
+  () => import('../features/passwords/reset-password-admin-screen'),
+  'ResetPasswordAdminScreen',
 );
 
 /** The spec's '/': straight to the static landing page (the server redirects too). */
@@ -67,14 +66,7 @@ export function AppRoutes() {
       <Routes>
         <Route path="/" element={<LandingRedirect />} />
         <Route element={<Layout />}>
-          <Route
-            path="/admin"
-            element={
-              <Suspense fallback={<FullPageSpinner />}>
-                <SignInScreen />
-              </Suspense>
-            }
-          />
+          <Route path="/admin" element={<SignInScreen />} />
           <Route path="/reset-password-admin" element={<ResetPasswordAdminScreen />} />
           {/* The link of a password reset email: public, the token is the proof. */}
           <Route path="/reset-password" element={<ResetPasswordScreen />} />

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { lazy } from 'react';
+import { createElement, lazy } from 'react';
 import type { Permission } from '@bmet/shared/permissions';
 
 export type StaffRoute = {
@@ -8,8 +8,13 @@ export type StaffRoute = {
   Component: ComponentType;
 };
 
-const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(() => load().then((module) => ({ default: module[name] })));
+/** A screen, loaded together with the data layer it fetches through (both at once, no waterfall). */
+export const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => {
+    const [module, { QueryProvider }] = await Promise.all([load(), import('../lib/query-client')]);
+    const Screen = module[name];
+    return { default: () => createElement(QueryProvider, null, createElement(Screen)) };
+  });
 
 /** The signed-in routes of the spec's route table, each with the permission that opens it. */
 export const STAFF_ROUTES: StaffRoute[] = [

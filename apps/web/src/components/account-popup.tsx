@@ -1,5 +1,5 @@
 import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../lib/notify';
 import { useState, type ReactNode } from 'react';
 import { formatDate, stateLabel } from '../lib/format';
 import type { Account } from './account-list';
@@ -61,25 +61,25 @@ export function AccountPopup<T extends Account>({
       { id: current.id, changes: { disabled: !current.disabled } },
       {
         onSuccess: (saved) =>
-          notifications.show({
+          showNotification({
             color: 'teal',
             message: saved.disabled
               ? `${saved.name} is disabled: it can no longer sign in.`
               : `${saved.name} is enabled again.`,
           }),
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
 
   const confirmDelete = (current: T) =>
     remove?.mutate(current.id, {
       onSuccess: () => {
-        notifications.show({ color: 'teal', message: `${current.name} was deleted.` });
+        showNotification({ color: 'teal', message: `${current.name} was deleted.` });
         close();
       },
       onError: (error) => {
         setConfirmingDelete(false);
-        notifications.show({ color: 'red', message: error.message });
+        showNotification({ color: 'red', message: error.message });
       },
     });
 

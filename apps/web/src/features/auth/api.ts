@@ -1,22 +1,35 @@
-import { useMutation } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import type { z } from 'zod';
+import { MESSAGES } from '@bmet/shared/messages';
 import type { SignInBody } from '@bmet/shared/schemas/auth';
 import type { signInResponseSchema } from '@bmet/shared/schemas/auth';
-import type { PasswordResetConfirmBody } from '@bmet/shared/schemas/password';
-import { apiRequest } from '../../lib/api-client';
+import { ApiError, apiRequest } from '../../lib/api-client';
 
+type SignedIn = z.output<typeof signInResponseSchema>['data'];
+
+/**
+ * Signs in. A plain hook rather than a query mutation: the sign-in screen is the first a phone
+ * loads, and it goes without the data layer (see lib/query-client.tsx).
+ */
 export function useSignIn() {
-  return useMutation({
-    mutationFn: (body: SignInBody) =>
-      apiRequest<typeof signInResponseSchema>('POST', '/auth/sign-in', { body }).then((r) => r.data),
+  const [state, setState] = useState<{ isPending: boolean; error: ApiError | null }>({
+    isPending: false,
+    error: null,
   });
-}
-
-/** Sets a new password with a reset link's token; answers a fresh sign-in. */
-export function useConfirmPasswordReset() {
-  return useMutation({
-    mutationFn: (body: PasswordResetConfirmBody) =>
-      apiRequest<typeof signInResponseSchema>('POST', '/auth/password-reset/confirm', { body }).then(
-        (r) => r.data,
-      ),
-  });
+  const mutate = useCallback((body: SignInBody, { onSuccess }: { onSuccess: (data: SignedIn) => void }) => {
+    setState({ isPending: true, error: null });
+    apiRequest<typeof signInResponseSchema>('POST', '/auth/sign-in', { body }).then(
+      (answer) => {
+        setState({ isPending: false, error: null });
+        onSuccess(answer.data);
+      },
+      (error: unknown) => {
+        const failure =
+          error instanceof ApiError ? error : new ApiError(0, { error: MESSAGES.internal, code: 'INTERNAL' });
+        setState({ isPending: false, error: failure });
+      },
+    );
+  }, []);
+  const reset = useCallback(() => setState({ isPending: false, error: null }), []);
+  return { ...state, mutate, reset };
 }

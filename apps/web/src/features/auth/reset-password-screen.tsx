@@ -5,7 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { useSession } from '../../lib/session-context';
-import { useConfirmPasswordReset } from './api';
+import { useConfirmPasswordReset } from './password-reset-api';
 
 const TITLE = 'Choose a new password';
 

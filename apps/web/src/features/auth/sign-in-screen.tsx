@@ -1,12 +1,13 @@
 import {
-  Alert,
   Anchor,
   Button,
   Center,
+  Group,
   Paper,
   PasswordInput,
   Stack,
   Tabs,
+  Text,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -67,9 +68,10 @@ export function SignInScreen() {
               {MESSAGES.signInHeading(role)}
             </Title>
             {signIn.error && (
-              <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
-                {signIn.error.message}
-              </Alert>
+              <Group gap="xs" wrap="nowrap" align="flex-start" c="red.8" role="alert">
+                <IconAlertCircle size={18} aria-hidden style={{ flex: 'none', marginTop: 2 }} />
+                <Text size="sm">{signIn.error.message}</Text>
+              </Group>
             )}
             <TextInput
               label="Email"

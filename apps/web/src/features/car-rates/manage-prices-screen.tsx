@@ -11,13 +11,17 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
 import { stateLabel } from '../../lib/format';
 import { useAllRates } from './api';
-import { StateRatesEditor } from './state-rates-editor';
+
+// Step 2's editor (with the shared rate schema that checks the form, and the number inputs) loads
+// after step 1 has shown: fetched in the background while the admin picks a state.
+const loadEditor = () => import('./state-rates-editor');
+const StateRatesEditor = lazy(() => loadEditor().then((m) => ({ default: m.StateRatesEditor })));
 
 function LoadingRates() {
   return (
@@ -32,6 +36,9 @@ function LoadingRates() {
 export function ManagePricesScreen() {
   const [state, setState] = useState<State | null>(null);
   const rates = useAllRates();
+  useEffect(() => {
+    void loadEditor();
+  }, []);
 
   const failed = rates.isError && (
     <Alert color="red" variant="light" role="alert" title={MESSAGES.errorFetchingRates}>
@@ -84,15 +91,17 @@ export function ManagePricesScreen() {
       {rates.isPending && <LoadingRates />}
       {failed}
       {rates.data && (
-        <StateRatesEditor
-          key={state}
-          state={state}
-          rates={rates.data[state] ?? {}}
-          reload={async () => {
-            const result = await rates.refetch({ throwOnError: true });
-            return result.data?.[state] ?? {};
-          }}
-        />
+        <Suspense fallback={<LoadingRates />}>
+          <StateRatesEditor
+            key={state}
+            state={state}
+            rates={rates.data[state] ?? {}}
+            reload={async () => {
+              const result = await rates.refetch({ throwOnError: true });
+              return result.data?.[state] ?? {};
+            }}
+          />
+        </Suspense>
       )}
     </Page>
   );

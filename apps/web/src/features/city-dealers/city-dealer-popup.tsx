@@ -1,4 +1,4 @@
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
 import type { CityDealer } from '@bmet/shared/schemas/account';
@@ -15,10 +15,10 @@ function EditForm({ dealer, onDone }: { dealer: CityDealer; onDone: () => void }
       { id: dealer.id, changes: { name, ...(state ? { state } : {}) } },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: 'The city dealer has been saved.' });
+          showNotification({ color: 'teal', message: 'The city dealer has been saved.' });
           onDone();
         },
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   return (

@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { AccountList } from '../../components/account-list';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSearch } from '../../lib/use-search';
 import { useCityDealerList } from './api';
-import { CityDealerPopup } from './city-dealer-popup';
+import { OnDemand } from '../../components/on-demand';
+
+const CityDealerPopup = lazy(() =>
+  import('./city-dealer-popup').then((m) => ({ default: m.CityDealerPopup })),
+);
 
 /** The spec's city dealer list (admins): newest first, searched and paged on the server. */
 export function CityDealersScreen() {
@@ -34,7 +38,9 @@ export function CityDealersScreen() {
         query={q}
         onOpen={(dealer) => setSelectedId(dealer.id)}
       />
-      <CityDealerPopup dealer={selected} onClose={() => setSelectedId(null)} />
+      <OnDemand open={selected !== null}>
+        <CityDealerPopup dealer={selected} onClose={() => setSelectedId(null)} />
+      </OnDemand>
     </Page>
   );
 }

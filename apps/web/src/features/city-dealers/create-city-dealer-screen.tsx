@@ -1,5 +1,5 @@
 import { Anchor, Button, Group, NativeSelect } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { STATES } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -21,17 +21,17 @@ export function CreateCityDealerScreen() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (missingAccountFields(form).length > 0) {
-      notifications.show({ color: 'red', message: MESSAGES.fillAllFields });
+      showNotification({ color: 'red', message: MESSAGES.fillAllFields });
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: MESSAGES.userCreated });
+          showNotification({ color: 'teal', message: MESSAGES.userCreated });
           setForm(EMPTY);
         },
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   };
@@ -39,12 +39,12 @@ export function CreateCityDealerScreen() {
   const forgotPassword = () => {
     const email = form.email.trim();
     if (!email) {
-      notifications.show({ color: 'red', message: MESSAGES.enterEmailToReset });
+      showNotification({ color: 'red', message: MESSAGES.enterEmailToReset });
       return;
     }
     sendReset.mutate(email, {
-      onSuccess: () => notifications.show({ color: 'teal', message: MESSAGES.resetEmailSentDealer }),
-      onError: () => notifications.show({ color: 'red', message: MESSAGES.resetEmailErrorDealer }),
+      onSuccess: () => showNotification({ color: 'teal', message: MESSAGES.resetEmailSentDealer }),
+      onError: () => showNotification({ color: 'red', message: MESSAGES.resetEmailErrorDealer }),
     });
   };
 

@@ -1,5 +1,5 @@
-import { Button, Group, Loader, Modal, Paper, Stack, Table, Text } from '@mantine/core';
-import { useState } from 'react';
+import { Table } from '@mantine/core';
+import { lazy, useState } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
@@ -7,74 +7,12 @@ import { ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
-import { StarRating } from '../../components/star-rating';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSearch } from '../../lib/use-search';
-import { useCustomer, useCustomerList } from './api';
+import { OnDemand } from '../../components/on-demand';
+import { useCustomerList } from './api';
 
-function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void }) {
-  const customer = useCustomer(id);
-  const c = customer.data;
-  return (
-    <Modal
-      opened={id !== null}
-      onClose={onClose}
-      title={c?.name ?? 'Customer'}
-      withCloseButton={false}
-      size="lg"
-    >
-      {customer.isPending && <Loader aria-label="Loading customer" />}
-      {customer.isError && <Text c="red">{customer.error.message}</Text>}
-      {c && (
-        <Stack gap="sm">
-          <Text size="sm">
-            <b>Name:</b> {c.name}
-          </Text>
-          <Text size="sm">
-            <b>Email:</b> {c.email ?? '-'}
-          </Text>
-          <Text size="sm">
-            <b>Phone Number:</b> {c.phoneNumber ?? '-'}
-          </Text>
-          <Group gap="xs">
-            <Text fw={600}>Ratings</Text>
-            {c.rating.average !== null && (
-              <Text size="sm" c="dimmed">
-                {c.rating.average.toFixed(1)} average from {c.rating.count}
-              </Text>
-            )}
-          </Group>
-          {c.ratings.length === 0 ? (
-            <Text size="sm" c="dimmed">
-              No ratings yet.
-            </Text>
-          ) : (
-            <Stack gap="xs" role="list" aria-label="Ratings">
-              {c.ratings.map((entry) => (
-                <Paper key={entry.id} withBorder p="xs" role="listitem">
-                  <Group justify="space-between" wrap="wrap">
-                    <Text size="sm" fw={500}>
-                      {entry.customerName ?? '-'}
-                    </Text>
-                    <StarRating value={entry.rating} />
-                  </Group>
-                  {entry.description && (
-                    <Text size="sm" c="dimmed">
-                      {entry.description}
-                    </Text>
-                  )}
-                </Paper>
-              ))}
-            </Stack>
-          )}
-          <Group justify="flex-end">
-            <Button onClick={onClose}>Close</Button>
-          </Group>
-        </Stack>
-      )}
-    </Modal>
-  );
-}
+const CustomerPopup = lazy(() => import('./customer-popup').then((m) => ({ default: m.CustomerPopup })));
 
 /** Customers (admins only): searched and paged on the server; a row opens its ratings. */
 export function CustomersScreen() {
@@ -129,7 +67,9 @@ export function CustomersScreen() {
           <LoadMoreButton query={list}>Load more customers</LoadMoreButton>
         </>
       )}
-      <CustomerPopup id={selected} onClose={() => setSelected(null)} />
+      <OnDemand open={selected !== null}>
+        <CustomerPopup id={selected} onClose={() => setSelected(null)} />
+      </OnDemand>
     </Page>
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
 import { STATES } from '@bmet/shared/constants';
@@ -42,7 +42,7 @@ export function AssignDriverDialog({
       { franchiseId, state: franchiseId ? null : ((state as State | null) ?? null) },
       {
         onSuccess: (updated) => {
-          notifications.show({
+          showNotification({
             color: 'teal',
             message: updated.franchiseName
               ? `${updated.name} now drives for ${updated.franchiseName}.`

@@ -1,5 +1,5 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import { useDeviceTokens, useIssueDeviceToken, useRevokeDeviceToken } from './api';
 
@@ -71,11 +71,11 @@ export function DevicesSection({ driverId }: { driverId: string }) {
                         onClick={() =>
                           revoke.mutate(token.id, {
                             onSuccess: () =>
-                              notifications.show({
+                              showNotification({
                                 color: 'teal',
                                 message: `${token.label} can no longer report positions.`,
                               }),
-                            onError: (error) => notifications.show({ color: 'red', message: error.message }),
+                            onError: (error) => showNotification({ color: 'red', message: error.message }),
                           })
                         }
                       >

@@ -1,18 +1,7 @@
-import {
-  Badge,
-  Button,
-  FileButton,
-  Group,
-  Loader,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  Textarea,
-  UnstyledButton,
-} from '@mantine/core';
-import { notifications } from '@mantine/notifications';
-import { useState } from 'react';
+import { Badge, Button, FileButton, Group, Loader, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { showNotification } from '../../lib/notify';
+import { lazy, useState } from 'react';
+import { OnDemand } from '../../components/on-demand';
 import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import {
@@ -24,6 +13,10 @@ import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';
+
+const RejectDialog = lazy(() =>
+  import('./reject-document-dialog').then((m) => ({ default: m.RejectDialog })),
+);
 
 const STATUS_COLORS: Record<DocumentStatus, string> = {
   not_submitted: 'gray',
@@ -109,18 +102,18 @@ function DocumentActions({
   const onFile = (file: File | null) => {
     if (!file) return;
     if (!DOCUMENT_IMAGE_TYPES.includes(file.type as (typeof DOCUMENT_IMAGE_TYPES)[number])) {
-      notifications.show({ color: 'red', message: 'Choose a JPEG or PNG image.' });
+      showNotification({ color: 'red', message: 'Choose a JPEG or PNG image.' });
       return;
     }
     if (file.size > DOCUMENT_IMAGE_MAX_BYTES) {
-      notifications.show({ color: 'red', message: 'The image is larger than 5 MB.' });
+      showNotification({ color: 'red', message: 'The image is larger than 5 MB.' });
       return;
     }
     upload.mutate(
       { key: document.key, file },
       {
-        onSuccess: () => notifications.show({ color: 'teal', message: `${document.label} uploaded.` }),
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onSuccess: () => showNotification({ color: 'teal', message: `${document.label} uploaded.` }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   };
@@ -137,9 +130,8 @@ function DocumentActions({
             review.mutate(
               { key: document.key, decision: { status: 'approved' } },
               {
-                onSuccess: () =>
-                  notifications.show({ color: 'teal', message: `${document.label} approved.` }),
-                onError: (error) => notifications.show({ color: 'red', message: error.message }),
+                onSuccess: () => showNotification({ color: 'teal', message: `${document.label} approved.` }),
+                onError: (error) => showNotification({ color: 'red', message: error.message }),
               },
             )
           }
@@ -169,62 +161,6 @@ function DocumentActions({
   );
 }
 
-function RejectDialog({
-  driverId,
-  document,
-  onClose,
-}: {
-  driverId: string;
-  document: DriverDocument | null;
-  onClose: () => void;
-}) {
-  const review = useReviewDocument(driverId);
-  const [reason, setReason] = useState('');
-  const submit = () => {
-    if (!document) return;
-    review.mutate(
-      { key: document.key, decision: { status: 'rejected', reason } },
-      {
-        onSuccess: () => {
-          notifications.show({ color: 'teal', message: `${document.label} rejected.` });
-          setReason('');
-          onClose();
-        },
-      },
-    );
-  };
-  return (
-    <Modal
-      opened={document !== null}
-      onClose={onClose}
-      title={`Reject ${document?.label ?? ''}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
-    >
-      <Stack>
-        <Textarea
-          label="Reason"
-          description="The driver sees this reason and uploads a new image."
-          value={reason}
-          onChange={(event) => setReason(event.currentTarget.value)}
-          error={review.error?.message}
-          autosize
-          minRows={2}
-          data-autofocus
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={submit} loading={review.isPending}>
-            Reject document
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
-  );
-}
-
-/** The ten documents with their images and a review stored on the server. */
 export function DocumentsSection({ driverId }: { driverId: string }) {
   const documents = useDocuments(driverId);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
@@ -260,11 +196,13 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
           </Table.Tbody>
         </Table>
       </Table.ScrollContainer>
-      <RejectDialog
-        driverId={driverId}
-        document={documents.data.find((d) => d.key === rejecting) ?? null}
-        onClose={() => setRejecting(null)}
-      />
+      <OnDemand open={rejecting !== null}>
+        <RejectDialog
+          driverId={driverId}
+          document={documents.data.find((d) => d.key === rejecting) ?? null}
+          onClose={() => setRejecting(null)}
+        />
+      </OnDemand>
     </>
   );
 }

@@ -1,6 +1,19 @@
-import { Alert, Anchor, Badge, Button, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Box,
+  Button,
+  Grid,
+  Group,
+  Loader,
+  Paper,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { CAR_TYPE_LABELS, DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -10,13 +23,17 @@ import { Page } from '../../components/page';
 import { TimeAgo } from '../../components/time-ago';
 import { useSession } from '../../lib/session-context';
 import { useDriver } from './api';
-import { AssignDriverDialog } from './assign-driver-dialog';
-import { DevicesSection } from './devices-section';
 import { DocumentsSection } from './documents-section';
-import { DriverMap } from './driver-map';
 import { HistorySection } from './history-section';
 import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
+
+// The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
+const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
+const DriverMap = lazy(() => import('./driver-map').then((m) => ({ default: m.DriverMap })));
+const AssignDriverDialog = lazy(() =>
+  import('./assign-driver-dialog').then((m) => ({ default: m.AssignDriverDialog })),
+);
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -76,14 +93,22 @@ function DriverInformation({ driver }: { driver: Driver }) {
               <Button size="xs" variant="light" mt="xs" w="fit-content" onClick={() => setAssigning(true)}>
                 Assign franchise and state
               </Button>
-              {assigning && <AssignDriverDialog driver={driver} opened onClose={() => setAssigning(false)} />}
+              {assigning && (
+                <Suspense fallback={null}>
+                  <AssignDriverDialog driver={driver} opened onClose={() => setAssigning(false)} />
+                </Suspense>
+              )}
             </>
           )}
         </Stack>
       </Grid.Col>
       <Grid.Col span={{ base: 12, md: 7 }}>
         <Stack gap={6}>
-          <DriverMap position={position} label={driver.name} />
+          <Suspense
+            fallback={<Box h={300} bg="gray.1" style={{ borderRadius: 8 }} aria-label="Loading the map" />}
+          >
+            <DriverMap position={position} label={driver.name} />
+          </Suspense>
           <Group gap="xs" justify="space-between" wrap="wrap">
             {live.position && live.positionAt ? (
               <Text size="sm" data-testid="position-age">
@@ -155,7 +180,9 @@ export function DriverDashboardScreen() {
           <RatingsSection driverId={d.id} />
         </Section>
         <Section title="Driver app devices">
-          <DevicesSection driverId={d.id} />
+          <Suspense fallback={null}>
+            <DevicesSection driverId={d.id} />
+          </Suspense>
         </Section>
       </Page>
     </Stack>

@@ -1,5 +1,5 @@
 import { Button, Group, SegmentedControl, Table } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
@@ -33,8 +33,8 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
         onClick={() =>
           restore.mutate(driver.id, {
             onSuccess: () =>
-              notifications.show({ color: 'teal', message: `${driver.name} is back in the driver list.` }),
-            onError: (error) => notifications.show({ color: 'red', message: error.message }),
+              showNotification({ color: 'teal', message: `${driver.name} is back in the driver list.` }),
+            onError: (error) => showNotification({ color: 'red', message: error.message }),
           })
         }
       >
@@ -52,11 +52,10 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
             loading={remove.isPending}
             onClick={() =>
               remove.mutate(driver.id, {
-                onSuccess: () =>
-                  notifications.show({ color: 'teal', message: `${driver.name} was deleted.` }),
+                onSuccess: () => showNotification({ color: 'teal', message: `${driver.name} was deleted.` }),
                 onError: (error) => {
                   setConfirming(false);
-                  notifications.show({ color: 'red', message: error.message });
+                  showNotification({ color: 'red', message: error.message });
                 },
               })
             }

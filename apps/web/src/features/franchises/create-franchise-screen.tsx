@@ -1,5 +1,5 @@
 import { Button, Group, NativeSelect } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -33,17 +33,17 @@ export function CreateFranchiseScreen() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (missingAccountFields({ ...form, state }).length > 0 || !state) {
-      notifications.show({ color: 'red', message: MESSAGES.fillAllFields });
+      showNotification({ color: 'red', message: MESSAGES.fillAllFields });
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form, state, ...(dealerId ? { dealerId } : {}) },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: MESSAGES.userCreated });
+          showNotification({ color: 'teal', message: MESSAGES.userCreated });
           setForm(EMPTY);
         },
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   };

@@ -1,5 +1,5 @@
 import { NativeSelect } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
@@ -38,10 +38,10 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
       { id: franchise.id, changes },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: 'The franchise has been saved.' });
+          showNotification({ color: 'teal', message: 'The franchise has been saved.' });
           onDone();
         },
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   };

@@ -1,11 +1,13 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
 import { AccountList } from '../../components/account-list';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSearch } from '../../lib/use-search';
 import { useFranchiseList } from './api';
-import { FranchisePopup } from './franchise-popup';
+import { OnDemand } from '../../components/on-demand';
+
+const FranchisePopup = lazy(() => import('./franchise-popup').then((m) => ({ default: m.FranchisePopup })));
 
 /**
  * The spec's franchise list (admins: all; a city dealer: its own): newest first, searched and
@@ -37,7 +39,9 @@ export function FranchisesScreen() {
         query={q}
         onOpen={(franchise) => setSelectedId(franchise.id)}
       />
-      <FranchisePopup franchise={selected} onClose={() => setSelectedId(null)} />
+      <OnDemand open={selected !== null}>
+        <FranchisePopup franchise={selected} onClose={() => setSelectedId(null)} />
+      </OnDemand>
     </Page>
   );
 }

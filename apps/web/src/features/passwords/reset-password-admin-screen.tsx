@@ -11,7 +11,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -40,16 +40,16 @@ export function ResetPasswordAdminScreen() {
     event.preventDefault();
     const chosen = email.trim();
     if (!chosen) {
-      notifications.show({
+      showNotification({
         color: 'red',
         message: listsAdmins ? MESSAGES.selectEmail : MESSAGES.enterEmailToReset,
       });
       return;
     }
     send.mutate(chosen, {
-      onSuccess: () => notifications.show({ color: 'teal', message: MESSAGES.resetEmailSentAdmin }),
+      onSuccess: () => showNotification({ color: 'teal', message: MESSAGES.resetEmailSentAdmin }),
       onError: (error) =>
-        notifications.show({ color: 'red', message: MESSAGES.resetEmailFailedAdmin(error.message) }),
+        showNotification({ color: 'red', message: MESSAGES.resetEmailFailedAdmin(error.message) }),
     });
   };
 

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -19,7 +19,7 @@ export function UpdatePasswordScreen() {
     event.preventDefault();
     if (!email.trim() || !newPassword) {
       update.reset();
-      notifications.show({ color: 'red', message: MESSAGES.enterEmailAndPassword });
+      showNotification({ color: 'red', message: MESSAGES.enterEmailAndPassword });
       return;
     }
     update.mutate({ email, newPassword }, { onSuccess: () => setNewPassword('') });

@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
+import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/account-fields';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -35,17 +35,17 @@ export function ProfileScreen() {
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!displayName.trim()) {
-      notifications.show({ color: 'red', message: MESSAGES.enterDisplayName });
+      showNotification({ color: 'red', message: MESSAGES.enterDisplayName });
       return;
     }
     update.mutate(
       { displayName },
       {
         onSuccess: () => {
-          notifications.show({ color: 'teal', message: 'Your display name has been saved.' });
+          showNotification({ color: 'teal', message: 'Your display name has been saved.' });
           setEditing(false);
         },
-        onError: (error) => notifications.show({ color: 'red', message: error.message }),
+        onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
   };

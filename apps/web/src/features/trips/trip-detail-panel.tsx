@@ -1,4 +1,5 @@
 import {
+  Drawer,
   Alert,
   Button,
   CloseButton,
@@ -172,5 +173,22 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
         </Stack>
       )}
     </Paper>
+  );
+}
+
+/** The panel in a drawer over the list, so the table keeps its width; it has its own URL. */
+export function TripDetailDrawer({ tripId, onClose }: { tripId: string | undefined; onClose: () => void }) {
+  return (
+    <Drawer
+      opened={Boolean(tripId)}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      withCloseButton={false}
+      padding={0}
+      aria-label="Trip details"
+    >
+      {tripId && <TripDetailPanel tripId={tripId} onClose={onClose} />}
+    </Drawer>
   );
 }

@@ -1,5 +1,5 @@
-import { Badge, Button, Drawer, Group, Select, Table, Text, TextInput } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { Badge, Button, Group, NativeSelect, Table, Text, TextInput } from '@mantine/core';
+import { lazy, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPE_LABELS, CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
@@ -15,7 +15,11 @@ import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
 import { useSearch } from '../../lib/use-search';
 import { useTripList, type TripFilters } from './api';
-import { TripDetailPanel } from './trip-detail-panel';
+import { OnDemand } from '../../components/on-demand';
+
+const TripDetailDrawer = lazy(() =>
+  import('./trip-detail-panel').then((m) => ({ default: m.TripDetailDrawer })),
+);
 
 const STATUS_COLORS: Record<TripStatus, string> = {
   requested: 'gray',
@@ -24,6 +28,7 @@ const STATUS_COLORS: Record<TripStatus, string> = {
   completed: 'teal',
   cancelled: 'red',
 };
+const ANY = { value: '', label: 'Any' };
 const label = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 function Badges({ trip, first }: { trip: Trip; first: boolean }) {
@@ -118,34 +123,26 @@ export function TripsScreen() {
           onChange={setSearch}
           width={260}
         />
-        <Select
+        {/* Native selects: the phone's own picker, and no dropdown code to load. */}
+        <NativeSelect
           label="Status"
-          placeholder="Any"
-          clearable
-          value={status}
-          onChange={setStatus}
-          data={TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))}
+          value={status ?? ''}
+          onChange={(e) => setStatus(e.currentTarget.value || null)}
+          data={[ANY, ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
           w={140}
         />
-        <Select
+        <NativeSelect
           label="Payment"
-          placeholder="Any"
-          clearable
-          value={paid}
-          onChange={setPaid}
-          data={[
-            { value: 'paid', label: 'Paid' },
-            { value: 'unpaid', label: 'Unpaid' },
-          ]}
+          value={paid ?? ''}
+          onChange={(e) => setPaid(e.currentTarget.value || null)}
+          data={[ANY, { value: 'paid', label: 'Paid' }, { value: 'unpaid', label: 'Unpaid' }]}
           w={120}
         />
-        <Select
+        <NativeSelect
           label="Car type"
-          placeholder="Any"
-          clearable
-          value={carType}
-          onChange={setCarType}
-          data={CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))}
+          value={carType ?? ''}
+          onChange={(e) => setCarType(e.currentTarget.value || null)}
+          data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))]}
           w={140}
         />
         <TextInput
@@ -167,18 +164,10 @@ export function TripsScreen() {
           </LoadMoreButton>
         </>
       )}
-      {/* The panel slides over the list so the table keeps its width; it has its own URL. */}
-      <Drawer
-        opened={Boolean(tripId)}
-        onClose={() => navigate('/trips')}
-        position="right"
-        size="lg"
-        withCloseButton={false}
-        padding={0}
-        aria-label="Trip details"
-      >
-        {tripId && <TripDetailPanel tripId={tripId} onClose={() => navigate('/trips')} />}
-      </Drawer>
+      {/* Its code loads with the first trip opened (from a row or from the address). */}
+      <OnDemand open={Boolean(tripId)}>
+        <TripDetailDrawer tripId={tripId} onClose={() => navigate('/trips')} />
+      </OnDemand>
     </Page>
   );
 }

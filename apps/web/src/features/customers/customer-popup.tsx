@@ -1,0 +1,68 @@
+import { Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import { StarRating } from '../../components/star-rating';
+import { useCustomer } from './api';
+
+/** A customer with their ratings, opened from the list (its code loads on the first open). */
+export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void }) {
+  const customer = useCustomer(id);
+  const c = customer.data;
+  return (
+    <Modal
+      opened={id !== null}
+      onClose={onClose}
+      title={c?.name ?? 'Customer'}
+      withCloseButton={false}
+      size="lg"
+    >
+      {customer.isPending && <Loader aria-label="Loading customer" />}
+      {customer.isError && <Text c="red">{customer.error.message}</Text>}
+      {c && (
+        <Stack gap="sm">
+          <Text size="sm">
+            <b>Name:</b> {c.name}
+          </Text>
+          <Text size="sm">
+            <b>Email:</b> {c.email ?? '-'}
+          </Text>
+          <Text size="sm">
+            <b>Phone Number:</b> {c.phoneNumber ?? '-'}
+          </Text>
+          <Group gap="xs">
+            <Text fw={600}>Ratings</Text>
+            {c.rating.average !== null && (
+              <Text size="sm" c="dimmed">
+                {c.rating.average.toFixed(1)} average from {c.rating.count}
+              </Text>
+            )}
+          </Group>
+          {c.ratings.length === 0 ? (
+            <Text size="sm" c="dimmed">
+              No ratings yet.
+            </Text>
+          ) : (
+            <Stack gap="xs" role="list" aria-label="Ratings">
+              {c.ratings.map((entry) => (
+                <Paper key={entry.id} withBorder p="xs" role="listitem">
+                  <Group justify="space-between" wrap="wrap">
+                    <Text size="sm" fw={500}>
+                      {entry.customerName ?? '-'}
+                    </Text>
+                    <StarRating value={entry.rating} />
+                  </Group>
+                  {entry.description && (
+                    <Text size="sm" c="dimmed">
+                      {entry.description}
+                    </Text>
+                  )}
+                </Paper>
+              ))}
+            </Stack>
+          )}
+          <Group justify="flex-end">
+            <Button onClick={onClose}>Close</Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
+  );
+}
