@@ -26,6 +26,14 @@ function isAddressOrRange(entry: string): boolean {
   return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
 }
 
+/** Proxies live in a network of their own: wider than /8 (IPv4) or /16 (IPv6) is most of the internet. */
+const MIN_PROXY_PREFIX = { 4: 8, 6: 16 } as const;
+function isTooWide(entry: string): boolean {
+  const [address = '', bits] = entry.split('/');
+  const version = isIP(address);
+  return bits !== undefined && (version === 4 || version === 6) && Number(bits) < MIN_PROXY_PREFIX[version];
+}
+
 /**
  * Which proxies to believe about the client's address: none, a number of hops (the addresses the
  * nearest N proxies appended), or the proxies' own addresses and ranges. Never "any": a client
@@ -36,6 +44,14 @@ const trustProxyFromEnv = z.string().transform((value, context): false | number 
   if (['', 'false', 'no', '0'].includes(text)) return false;
   if (/^\d+$/.test(text) && Number(text) <= 10) return Number(text);
   const entries = text.split(',').map((entry) => entry.trim());
+  const tooWide = entries.filter((entry) => isAddressOrRange(entry) && isTooWide(entry));
+  if (tooWide.length > 0) {
+    context.addIssue({
+      code: 'custom',
+      message: `${tooWide.join(', ')} would believe the X-Forwarded-For of almost any address; name the proxies' own addresses or network (at most /8 for IPv4, /16 for IPv6)`,
+    });
+    return z.NEVER;
+  }
   if (entries.every(isAddressOrRange)) return entries.join(',');
   context.addIssue({
     code: 'custom',

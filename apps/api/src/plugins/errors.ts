@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -42,6 +43,13 @@ function frameworkError(error: FastifyError): AppError | null {
   return null;
 }
 
+/** An answer that failed because its connection is gone (the compressed stream was cut off). */
+function clientWentAway(error: FastifyError, socket: Socket | null): boolean {
+  return (
+    error.code === 'ERR_STREAM_PREMATURE_CLOSE' || error.code === 'ECONNRESET' || Boolean(socket?.destroyed)
+  );
+}
+
 /** One error body for every failure; 5xx answers hide internals and are logged with the request id. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -50,6 +58,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     else if (hasZodFastifySchemaValidationErrors(error)) appError = validationError(error);
     else appError = frameworkError(error);
 
+    if (!appError && clientWentAway(error, request.raw.socket)) {
+      // Not a fault of ours: a search typed on, a tab closed. Nothing can be answered any more.
+      request.log.debug({ err: error }, 'the client closed the connection before the answer was sent');
+      return reply.status(499).send(new AppError('INTERNAL', MESSAGES.internal).toBody());
+    }
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
       appError = new AppError('INTERNAL', MESSAGES.internal);
