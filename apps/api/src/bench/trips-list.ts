@@ -18,18 +18,12 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { count, eq, sql, type SQLWrapper } from 'drizzle-orm';
-import type { Role } from '@bmet/shared/constants';
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import { buildApp } from '../app';
 import { openDatabase, type Db } from '../db/client';
-import { accounts, drivers, trips } from '../db/schema';
-import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
-import { createAccount, createDriver, createTrip } from '../db/seed/factories';
-import { Random } from '../db/seed/random';
+import { trips } from '../db/schema';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
-import { createSession } from '../modules/auth/repository';
-import { signIdToken } from '../modules/auth/tokens';
 import { buildCustomerListQueries } from '../modules/customers/repository';
 import {
   buildDriverRatingsQuery,
@@ -37,99 +31,19 @@ import {
   findScopedKeys,
   type TripListOptions,
 } from '../modules/trips/repository';
-
-const SCALE = {
-  trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
-  drivers: Number(process.env.BENCH_DRIVERS ?? 20_000),
-  customers: Number(process.env.BENCH_CUSTOMERS ?? 50_000),
-};
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10);
-const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'bmet-bench');
-const JWT_SECRET = 'bench-only-jwt-secret-0123456789abcdefghijkl';
-const PAGE = 50;
-const NEW_DEALER = 'bench.new.dealer@bookmyetaxi.test';
-
-// Titles are customer names: 50 first names x 40 surnames.
-const RARE = 'bhavna dsouza'; // one name of 2000: about 0.05% of the trips
-const COMMON = 'sharma'; // one surname of 40: about 2.5%
-const ABSENT = 'zqxj'; // no title has it: an index walk would read every trip to find nothing
-
-type Staff = { id: string; role: Role; email: string; displayName: string | null };
-
-const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
-
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
-}
-
-async function prepare(db: Db, kind: string) {
-  if (await isDatabaseEmpty(db)) {
-    console.log(`Seeding ${JSON.stringify(SCALE)} with the demo seed...`);
-    const started = performance.now();
-    await seedDemo(db, {
-      password: 'bench-password-not-secret',
-      dataDir: kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'),
-      progress: 'lines',
-      scale: SCALE,
-    });
-    console.log(`Seeded in ${secondsSince(started)} s.`);
-  }
-  // A database seeded elsewhere may not have been analyzed yet; ANALYZE samples, so it is quick.
-  await db.execute(sql`analyze`);
-  const [tripCount] = await db.select({ n: count() }).from(trips);
-  const [driverCount] = await db.select({ n: count() }).from(drivers);
-  console.log(`Database holds ${tripCount?.n} trips and ${driverCount?.n} drivers.`);
-
-  const findByEmail = async (email: string): Promise<Staff | null> => {
-    const [row] = await db
-      .select({
-        id: accounts.id,
-        role: accounts.role,
-        email: accounts.email,
-        displayName: accounts.displayName,
-      })
-      .from(accounts)
-      .where(eq(accounts.email, email));
-    return (row as Staff | undefined) ?? null;
-  };
-  const byEmail = async (email: string): Promise<Staff> => {
-    const row = await findByEmail(email);
-    if (!row) throw new Error(`The database has data but no ${email}: it was not seeded by the demo seed.`);
-    return row;
-  };
-  const admin = await byEmail(DEMO_ACCOUNTS.admin);
-  const dealer = await byEmail(DEMO_ACCOUNTS.dealer);
-  const franchise = await byEmail(DEMO_ACCOUNTS.franchise);
-  // A dealer that has just started: three drivers with 21 trips, months old, among a million.
-  // The demo seed makes no dealer that small; it is added once.
-  let newDealer = await findByEmail(NEW_DEALER);
-  if (!newDealer) {
-    const rng = new Random(7);
-    const created = await createAccount(db, { role: 'city_dealer', email: NEW_DEALER, state: 'goa' });
-    const franchise = await createAccount(db, { role: 'franchise', dealerId: created.id, state: 'goa' });
-    for (let d = 0; d < 3; d++) {
-      const driver = await createDriver(db, { franchiseId: franchise.id, state: 'goa' }, rng);
-      for (let k = 0; k < 7; k++) {
-        await createTrip(
-          db,
-          {
-            driver: { id: driver.id, state: 'goa', carType: driver.carType },
-            state: 'goa',
-            status: 'completed',
-            createdAt: new Date(Date.now() - (100 + d * 7 + k) * 86_400_000),
-          },
-          rng,
-        );
-      }
-    }
-    newDealer = await byEmail(NEW_DEALER);
-  }
-  const dealerDrivers = await db.execute(sql`
-    select dr.id from drivers dr join accounts f on f.id = dr.franchise_id
-    where f.dealer_id = ${dealer.id} order by dr.name, dr.id limit ${PAGE}`);
-  const dealerDriverIds = rowsOf(dealerDrivers).map((row) => String(row.id));
-  return { admin, dealer, franchise, newDealer, dealerDriverIds };
-}
+import {
+  ABSENT,
+  COMMON,
+  DATA_DIR,
+  headersOf,
+  JWT_SECRET,
+  PAGE,
+  prepare,
+  RARE,
+  REQUESTS,
+  rowsOf,
+  type Staff,
+} from './bench-data';
 
 async function explainQuery(db: Db, label: string, query: SQLWrapper) {
   const result = await db.execute(sql`explain (analyze, buffers, costs off) ${query}`);
@@ -161,24 +75,8 @@ async function main() {
     locationBus: createInProcessLocationBus(),
   });
   await app.ready();
-  const headersOf = async (account: Staff) => {
-    const expiresAt = new Date(Date.now() + 3_600_000);
-    const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
-    const token = await signIdToken(
-      {
-        accountId: account.id,
-        sessionId: session.id,
-        role: account.role,
-        email: account.email,
-        name: account.displayName,
-      },
-      JWT_SECRET,
-      expiresAt,
-    );
-    return { authorization: `Bearer ${token}` };
-  };
   const headers = new Map<Staff, { authorization: string }>();
-  for (const who of [admin, dealer, franchise, newDealer]) headers.set(who, await headersOf(who));
+  for (const who of [admin, dealer, franchise, newDealer]) headers.set(who, await headersOf(db, who));
 
   type Call = { method: 'GET' | 'POST'; url: string; payload?: Record<string, unknown> };
   const call = async (who: Staff, request: Call) => {

@@ -1,0 +1,128 @@
+/**
+ * The data every benchmark measures against: the demo seed at the scale of a large operator (a
+ * million trips, 100,000 drivers and customers), seeded once and reused, plus a city dealer that
+ * has just started; and ID tokens for the demo accounts.
+ */
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { count, eq, sql } from 'drizzle-orm';
+import type { Role } from '@bmet/shared/constants';
+import type { Db } from '../db/client';
+import { accounts, drivers, trips } from '../db/schema';
+import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
+import { createAccount, createDriver, createTrip } from '../db/seed/factories';
+import { Random } from '../db/seed/random';
+import { createSession } from '../modules/auth/repository';
+import { signIdToken } from '../modules/auth/tokens';
+
+export const SCALE = {
+  trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
+  drivers: Number(process.env.BENCH_DRIVERS ?? 100_000),
+  customers: Number(process.env.BENCH_CUSTOMERS ?? 100_000),
+};
+export const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 10);
+export const DATA_DIR = process.env.BENCH_DATA_DIR ?? join(tmpdir(), 'bmet-bench');
+export const JWT_SECRET = 'bench-only-jwt-secret-0123456789abcdefghijkl';
+export const PAGE = 50;
+export const NEW_DEALER = 'bench.new.dealer@bookmyetaxi.test';
+
+// Titles are customer names: 50 first names x 40 surnames.
+export const RARE = 'bhavna dsouza'; // one name of 2000: about 0.05% of the trips
+export const COMMON = 'sharma'; // one surname of 40: about 2.5%
+export const ABSENT = 'zqxj'; // no title has it: an index walk would read every trip to find nothing
+
+export type Staff = { id: string; role: Role; email: string; displayName: string | null };
+
+export const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
+
+export function rowsOf(result: unknown): Record<string, unknown>[] {
+  return Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
+}
+
+/** Seeds an empty database (or reuses a seeded one) and finds the accounts the benchmarks act as. */
+export async function prepare(db: Db, kind: string) {
+  if (await isDatabaseEmpty(db)) {
+    console.log(`Seeding ${JSON.stringify(SCALE)} with the demo seed...`);
+    const started = performance.now();
+    await seedDemo(db, {
+      password: 'bench-password-not-secret',
+      dataDir: kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'),
+      progress: 'lines',
+      scale: SCALE,
+    });
+    console.log(`Seeded in ${secondsSince(started)} s.`);
+  }
+  // A database seeded elsewhere may not have been analyzed yet; ANALYZE samples, so it is quick.
+  await db.execute(sql`analyze`);
+  const [tripCount] = await db.select({ n: count() }).from(trips);
+  const [driverCount] = await db.select({ n: count() }).from(drivers);
+  console.log(`Database holds ${tripCount?.n} trips and ${driverCount?.n} drivers.`);
+
+  const findByEmail = async (email: string): Promise<Staff | null> => {
+    const [row] = await db
+      .select({
+        id: accounts.id,
+        role: accounts.role,
+        email: accounts.email,
+        displayName: accounts.displayName,
+      })
+      .from(accounts)
+      .where(eq(accounts.email, email));
+    return (row as Staff | undefined) ?? null;
+  };
+  const byEmail = async (email: string): Promise<Staff> => {
+    const row = await findByEmail(email);
+    if (!row) throw new Error(`The database has data but no ${email}: it was not seeded by the demo seed.`);
+    return row;
+  };
+  const admin = await byEmail(DEMO_ACCOUNTS.admin);
+  const dealer = await byEmail(DEMO_ACCOUNTS.dealer);
+  const franchise = await byEmail(DEMO_ACCOUNTS.franchise);
+  // A dealer that has just started: three drivers with 21 trips, months old, among a million.
+  // The demo seed makes no dealer that small; it is added once.
+  let newDealer = await findByEmail(NEW_DEALER);
+  if (!newDealer) {
+    const rng = new Random(7);
+    const created = await createAccount(db, { role: 'city_dealer', email: NEW_DEALER, state: 'goa' });
+    const franchise = await createAccount(db, { role: 'franchise', dealerId: created.id, state: 'goa' });
+    for (let d = 0; d < 3; d++) {
+      const driver = await createDriver(db, { franchiseId: franchise.id, state: 'goa' }, rng);
+      for (let k = 0; k < 7; k++) {
+        await createTrip(
+          db,
+          {
+            driver: { id: driver.id, state: 'goa', carType: driver.carType },
+            state: 'goa',
+            status: 'completed',
+            createdAt: new Date(Date.now() - (100 + d * 7 + k) * 86_400_000),
+          },
+          rng,
+        );
+      }
+    }
+    newDealer = await byEmail(NEW_DEALER);
+  }
+  const dealerDrivers = await db.execute(sql`
+    select dr.id from drivers dr join accounts f on f.id = dr.franchise_id
+    where f.dealer_id = ${dealer.id} order by dr.name, dr.id limit ${PAGE}`);
+  const dealerDriverIds = rowsOf(dealerDrivers).map((row) => String(row.id));
+  return { admin, dealer, franchise, newDealer, dealerDriverIds };
+}
+
+/** An ID token of a new session of the account, as a bearer header. */
+export async function headersOf(db: Db, account: Staff, hours = 3): Promise<{ authorization: string }> {
+  const expiresAt = new Date(Date.now() + hours * 3_600_000);
+  const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
+  const token = await signIdToken(
+    {
+      accountId: account.id,
+      sessionId: session.id,
+      role: account.role,
+      email: account.email,
+      name: account.displayName,
+    },
+    JWT_SECRET,
+    expiresAt,
+  );
+  return { authorization: `Bearer ${token}` };
+}

@@ -1,0 +1,260 @@
+/**
+ * Throughput of the lists over HTTP, against the real server started as `npm start` starts it, on
+ * the benchmark data (bench-data.ts: a million trips, 100,000 drivers and customers). Each list is
+ * loaded by 50 connections for a while; its requests per second are given as a ratio to
+ * `GET /api/auth/me` measured in the same run, since the machine's noise would otherwise decide.
+ *
+ *   npm run bench:http                         the embedded database (PGlite in BENCH_DATA_DIR)
+ *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:http
+ *                                              PostgreSQL, and the embedded database after it
+ *   BENCH_DB=postgres | pglite                 only one of them
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50      how long and how wide each load is
+ *
+ * Prints one table per database and writes bench/results/http.json. It fails on nothing.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { sql } from 'drizzle-orm';
+import { openDatabase } from '../db/client';
+import { COMMON, DATA_DIR, headersOf, JWT_SECRET, PAGE, prepare, RARE, rowsOf } from './bench-data';
+import { writeResults } from './results';
+
+const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+type Target = {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  as: 'admin' | 'dealer' | 'newDealer' | 'franchise';
+};
+
+type Measured = { name: string; rps: number; ratio: number; p50: number; p99: number; failures: number };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The server as a process of its own, with limits lifted so that the load is not refused. */
+async function startServer(database: { url?: string }) {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET,
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    LOG_PRETTY: 'false',
+    DATA_DIR,
+    DATABASE_URL: database.url,
+  };
+  if (!database.url) delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
+    cwd: API_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = 0;
+  let log = '';
+  const read = (chunk: Buffer) => {
+    const text = chunk.toString();
+    log += text;
+    for (const line of text.split('\n')) if (/"level":(50|60)/.test(line)) errors++;
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited at start:\n${log}`);
+    if (Date.now() > until) throw new Error(`The server did not start:\n${log}`);
+    const ready = await fetch(`${baseUrl}/api/docs/json`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { baseUrl, stop, errors: () => errors, log: () => log };
+}
+
+function load(
+  baseUrl: string,
+  target: Target,
+  headers: Record<string, string>,
+  connections: number,
+  seconds: number,
+) {
+  return autocannon({
+    url: `${baseUrl}${target.path}`,
+    method: target.method,
+    connections,
+    duration: seconds,
+    headers: {
+      ...headers,
+      'accept-encoding': 'gzip, br',
+      ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: target.body === undefined ? undefined : JSON.stringify(target.body),
+  });
+}
+
+async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
+  const database = await openDatabase(
+    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
+  );
+  const { db } = database;
+  const people = await prepare(db, database.kind);
+  const headers = {
+    admin: await headersOf(db, people.admin, 12),
+    dealer: await headersOf(db, people.dealer, 12),
+    newDealer: await headersOf(db, people.newDealer, 12),
+    franchise: await headersOf(db, people.franchise, 12),
+  };
+  const [dealerSize] = rowsOf(
+    await db.execute(sql`
+      select count(*)::int as n from drivers d join accounts f on f.id = d.franchise_id
+      where f.dealer_id = ${people.dealer.id} and d.deleted_at is null`),
+  );
+  await database.close();
+
+  const targets: Target[] = [
+    { name: 'trips, first page', method: 'GET', path: `/api/trips?limit=${PAGE}`, as: 'admin' },
+    {
+      name: `trips, common search "${COMMON}"`,
+      method: 'GET',
+      path: `/api/trips?limit=${PAGE}&q=${encodeURIComponent(COMMON)}`,
+      as: 'admin',
+    },
+    {
+      name: `trips, rare search "${RARE}"`,
+      method: 'GET',
+      path: `/api/trips?limit=${PAGE}&q=${encodeURIComponent(RARE)}`,
+      as: 'admin',
+    },
+    {
+      name: `filter-trips, large dealer (${String(dealerSize?.n ?? '?')} drivers)`,
+      method: 'POST',
+      path: '/api/trips/filter-trips',
+      body: { limit: PAGE },
+      as: 'dealer',
+    },
+    {
+      name: 'filter-trips, small dealer (3 drivers)',
+      method: 'POST',
+      path: '/api/trips/filter-trips',
+      body: { limit: PAGE },
+      as: 'newDealer',
+    },
+    { name: 'drivers, first page', method: 'GET', path: `/api/drivers?limit=${PAGE}`, as: 'admin' },
+    {
+      name: 'drivers, search "sharma"',
+      method: 'GET',
+      path: `/api/drivers?limit=${PAGE}&q=sharma`,
+      as: 'admin',
+    },
+    { name: "city dealer's drivers", method: 'GET', path: `/api/city_dealer?limit=${PAGE}`, as: 'dealer' },
+    { name: 'customers, first page', method: 'GET', path: `/api/customers?limit=${PAGE}`, as: 'admin' },
+  ];
+  const me: Target = { name: 'GET /api/auth/me', method: 'GET', path: '/api/auth/me', as: 'admin' };
+
+  const server = await startServer({ url });
+  try {
+    // Each answer is checked once, then everything is warmed up before it is measured.
+    for (const target of [me, ...targets]) {
+      const response = await fetch(`${server.baseUrl}${target.path}`, {
+        method: target.method,
+        headers: { ...headers[target.as], ...(target.body ? { 'content-type': 'application/json' } : {}) },
+        body: target.body ? JSON.stringify(target.body) : undefined,
+      });
+      if (!response.ok) throw new Error(`${target.name}: ${response.status} ${await response.text()}`);
+      await load(server.baseUrl, target, headers[target.as], 10, 2);
+    }
+    const results: Measured[] = [];
+    const runs = async (connections: number) => {
+      const meBefore = await load(server.baseUrl, me, headers.admin, connections, SECONDS);
+      const measured: { target: Target; result: autocannon.Result }[] = [];
+      for (const target of targets) {
+        measured.push({
+          target,
+          result: await load(server.baseUrl, target, headers[target.as], connections, SECONDS),
+        });
+      }
+      const meAfter = await load(server.baseUrl, me, headers.admin, connections, SECONDS);
+      const baseline = (meBefore.requests.average + meAfter.requests.average) / 2;
+      const rows = [{ target: me, result: meBefore }, ...measured].map(({ target, result }) => ({
+        name: target.name,
+        rps: Math.round(result.requests.average),
+        ratio: Number((result.requests.average / baseline).toFixed(2)),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        failures: result.non2xx + result.errors + result.timeouts,
+      }));
+      results.push(...rows);
+      return rows;
+    };
+    const wide = await runs(CONNECTIONS);
+    // The embedded database answers one query at a time: its latency is read at 10 connections too.
+    const narrow = kind === 'pglite' && CONNECTIONS !== 10 ? await runs(10) : null;
+    return { kind, connections: CONNECTIONS, seconds: SECONDS, wide, narrow, serverErrors: server.errors() };
+  } finally {
+    await server.stop();
+  }
+}
+
+function printTable(title: string, rows: Measured[]) {
+  console.log(`\n${title}`);
+  console.log(
+    `  ${'list'.padEnd(44)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)}`,
+  );
+  for (const row of rows) {
+    console.log(
+      `  ${row.name.padEnd(44)} ${String(row.rps).padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.failures).padStart(7)}`,
+    );
+  }
+}
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL;
+  const only = process.env.BENCH_DB;
+  const runs = [];
+  if (url && only !== 'pglite') runs.push(await measure('postgres', url));
+  if (only !== 'postgres') runs.push(await measure('pglite', undefined));
+  for (const run of runs) {
+    printTable(`${run.kind}: ${run.connections} connections, ${run.seconds} s each`, run.wide);
+    if (run.narrow) printTable(`${run.kind}: 10 connections`, run.narrow);
+    console.log(`  server errors logged: ${run.serverErrors}`);
+  }
+  const postgres = runs.find((run) => run.kind === 'postgres');
+  const pglite = runs.find((run) => run.kind === 'pglite');
+  if (postgres && pglite) {
+    console.log('\nEmbedded database against PostgreSQL (req/s ratio, same run):');
+    for (const row of pglite.wide.slice(1)) {
+      const other = postgres.wide.find((candidate) => candidate.name === row.name);
+      if (other) console.log(`  ${row.name.padEnd(44)} ${(row.rps / other.rps).toFixed(2).padStart(6)}`);
+    }
+  }
+  writeResults('http', { date: new Date().toISOString(), runs });
+}
+
+await main();
