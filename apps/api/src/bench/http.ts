@@ -12,17 +12,13 @@
  *
  * Prints one table per database and writes bench/results/http.json. It fails on nothing.
  */
-import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
-import { COMMON, DATA_DIR, headersOf, JWT_SECRET, PAGE, prepare, RARE, rowsOf } from './bench-data';
+import { COMMON, DATA_DIR, headersOf, PAGE, prepare, RARE, rowsOf } from './bench-data';
+import { startServer } from './bench-server';
 import { writeResults } from './results';
 
-const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
@@ -35,68 +31,6 @@ type Target = {
 };
 
 type Measured = { name: string; rps: number; ratio: number; p50: number; p99: number; failures: number };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
-
-/** The server as a process of its own, with limits lifted so that the load is not refused. */
-async function startServer(database: { url?: string }) {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    NODE_ENV: 'production',
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    JWT_SECRET,
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    DEMO_DATA: 'false',
-    LOG_LEVEL: 'warn',
-    LOG_PRETTY: 'false',
-    DATA_DIR,
-    DATABASE_URL: database.url,
-  };
-  if (!database.url) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
-    cwd: API_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let errors = 0;
-  let log = '';
-  const read = (chunk: Buffer) => {
-    const text = chunk.toString();
-    log += text;
-    for (const line of text.split('\n')) if (/"level":(50|60)/.test(line)) errors++;
-  };
-  child.stdout.on('data', read);
-  child.stderr.on('data', read);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited at start:\n${log}`);
-    if (Date.now() > until) throw new Error(`The server did not start:\n${log}`);
-    const ready = await fetch(`${baseUrl}/api/docs/json`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { baseUrl, stop, errors: () => errors, log: () => log };
-}
 
 function load(
   baseUrl: string,

@@ -2,7 +2,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 
 /** A list's search box text, and the trimmed text to query once typing pauses (one request per pause, not per key). */
-export function useSearch(delay = 300) {
+export function useSearch(delay = 150) {
   const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), delay);
   return { search, setSearch, q };

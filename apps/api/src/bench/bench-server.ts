@@ -1,0 +1,69 @@
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DATA_DIR, JWT_SECRET } from './bench-data';
+
+const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** The server as a process of its own, with limits lifted so that the load is not refused. */
+export async function startServer(database: { url?: string }) {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    JWT_SECRET,
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    DEMO_DATA: 'false',
+    LOG_LEVEL: 'warn',
+    LOG_PRETTY: 'false',
+    DATA_DIR,
+    DATABASE_URL: database.url,
+  };
+  if (!database.url) delete env.DATABASE_URL;
+  const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
+    cwd: API_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let errors = 0;
+  let log = '';
+  const read = (chunk: Buffer) => {
+    const text = chunk.toString();
+    log += text;
+    for (const line of text.split('\n')) if (/"level":(50|60)/.test(line)) errors++;
+  };
+  child.stdout.on('data', read);
+  child.stderr.on('data', read);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const until = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited at start:\n${log}`);
+    if (Date.now() > until) throw new Error(`The server did not start:\n${log}`);
+    const ready = await fetch(`${baseUrl}/api/docs/json`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { baseUrl, stop, errors: () => errors, log: () => log };
+}

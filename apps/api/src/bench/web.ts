@@ -1,0 +1,172 @@
+/**
+ * What a phone meets: Lighthouse (mobile, its default simulated slow 4G) on the sign-in screen, the
+ * trip list, the driver list and a driver dashboard, signed in by script, and the trip list's own
+ * timings on a million trips (first rows after navigation, results after the last keystroke), in
+ * Debian's Chromium against the real server on the benchmark data (bench-data.ts).
+ *
+ *   npm run bench:web                  the embedded database (PGlite in BENCH_DATA_DIR)
+ *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:web
+ *   CHROMIUM_PATH=/usr/bin/chromium    the browser
+ *
+ * Builds nothing: run it after `npm run build --workspace @bmet/web` (npm run bench:web does).
+ * Prints a table and writes bench/results/web.json. It fails on nothing.
+ */
+import lighthouse from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+import { DEMO_ACCOUNTS } from '../db/seed/demo';
+import { openDatabase } from '../db/client';
+import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
+import { startServer } from './bench-server';
+import { writeResults } from './results';
+import { sql } from 'drizzle-orm';
+
+const PASSWORD = 'bench-password-not-secret';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+
+type Score = {
+  screen: string;
+  score: number;
+  fcpMs: number;
+  lcpMs: number;
+  tbtMs: number;
+  scriptKB: number;
+};
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function audit(page: Page, screen: string, url: string): Promise<Score> {
+  const runs: Score[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    const result = await lighthouse(
+      url,
+      { output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
+      undefined,
+      page,
+    );
+    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const { audits, categories } = result.lhr;
+    const scripts = (
+      audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
+    )?.items?.find((item) => item.resourceType === 'script');
+    runs.push({
+      screen,
+      score: Math.round((categories.performance?.score ?? 0) * 100),
+      fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
+      lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
+      tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
+      scriptKB: Number(((scripts?.transferSize ?? 0) / 1024).toFixed(1)),
+    });
+  }
+  // The median run by score, as Lighthouse's own advice for noisy machines.
+  return runs.sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)]!;
+}
+
+async function signIn(page: Page, baseUrl: string) {
+  await page.goto(`${baseUrl}/admin`, { waitUntil: 'networkidle0' });
+  await page.type('input[type=email]', DEMO_ACCOUNTS.admin);
+  await page.type('input[type=password]', PASSWORD);
+  await Promise.all([page.waitForNavigation().catch(() => undefined), page.click('button[type=submit]')]);
+  await page.waitForFunction("location.pathname === '/welcome'");
+}
+
+/** First rows after navigating to the trip list, and results after the last key of a search. */
+async function tripListTimings(page: Page, baseUrl: string) {
+  const firstRows: number[] = [];
+  const searchResults: number[] = [];
+  for (let run = 0; run < 5; run++) {
+    await page.goto(`${baseUrl}/welcome`, { waitUntil: 'networkidle0' });
+    await page.goto(`${baseUrl}/trips`);
+    await page.waitForSelector('tbody tr');
+    firstRows.push(
+      // Evaluated in the page (this file is compiled without the DOM's types).
+      await page.evaluate<[], () => number>(
+        "Math.round(performance.now() - (performance.getEntriesByType('navigation')[0]?.startTime ?? 0))" as never,
+      ),
+    );
+    const search = await page.$('input[placeholder="Search Trips"]');
+    if (!search) throw new Error('The trip list has no search box');
+    const text = run % 2 === 0 ? COMMON : 'iyer';
+    await search.type(text, { delay: 60 });
+    const lastKey = Date.now();
+    await page.waitForFunction(
+      `(() => {
+        const titles = [...document.querySelectorAll('tbody tr td:first-child')].map((cell) => (cell.textContent ?? '').toLowerCase());
+        return titles.length > 0 && titles.every((title) => title.includes(${JSON.stringify(text)}));
+      })()`,
+      { polling: 'raf' },
+    );
+    searchResults.push(Date.now() - lastKey);
+  }
+  return { firstRowsMs: median(firstRows), searchResultsMs: median(searchResults), firstRows, searchResults };
+}
+
+async function main() {
+  const url = process.env.BENCH_DATABASE_URL;
+  const database = await openDatabase(
+    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
+  );
+  await prepare(database.db, database.kind);
+  const [driver] = rowsOf(
+    await database.db.execute(
+      sql`select id from drivers where deleted_at is null and lat is not null limit 1`,
+    ),
+  );
+  await database.close();
+
+  const server = await startServer({ url });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ],
+  });
+  try {
+    const page = await browser.newPage();
+    const scores: Score[] = [];
+    scores.push(await audit(page, 'sign-in', `${server.baseUrl}/admin`));
+    await signIn(page, server.baseUrl);
+    scores.push(await audit(page, 'trips', `${server.baseUrl}/trips`));
+    scores.push(await audit(page, 'drivers', `${server.baseUrl}/drivers`));
+    scores.push(await audit(page, 'driver dashboard', `${server.baseUrl}/drivers/${String(driver?.id)}`));
+
+    await page.emulateNetworkConditions(null);
+    const trips = await tripListTimings(page, server.baseUrl);
+
+    console.log(
+      `\nLighthouse ${RUNS > 1 ? `(median of ${RUNS} runs) ` : ''}mobile, simulated slow 4G (${database.kind}):`,
+    );
+    console.log(
+      `  ${'screen'.padEnd(18)} ${'score'.padStart(5)} ${'FCP ms'.padStart(7)} ${'LCP ms'.padStart(7)} ${'TBT ms'.padStart(7)} ${'JS KB'.padStart(7)}`,
+    );
+    for (const s of scores) {
+      console.log(
+        `  ${s.screen.padEnd(18)} ${String(s.score).padStart(5)} ${String(s.fcpMs).padStart(7)} ${String(s.lcpMs).padStart(7)} ${String(s.tbtMs).padStart(7)} ${String(s.scriptKB).padStart(7)}`,
+      );
+    }
+    console.log('\nTrip list on this machine, unthrottled (median of 5):');
+    console.log(`  first rows after navigation   ${trips.firstRowsMs} ms  (${trips.firstRows.join(', ')})`);
+    console.log(
+      `  results after the last key    ${trips.searchResultsMs} ms  (${trips.searchResults.join(', ')})`,
+    );
+    console.log(`  server errors logged: ${server.errors()}`);
+    writeResults('web', {
+      date: new Date().toISOString(),
+      database: database.kind,
+      lighthouse: scores,
+      trips,
+    });
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+await main();
