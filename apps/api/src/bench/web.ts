@@ -11,6 +11,8 @@
  * Builds nothing: run it after `npm run build --workspace @bmet/web` (npm run bench:web does).
  * Prints a table and writes bench/results/web.json. It fails on nothing.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import puppeteer, { type Page } from 'puppeteer-core';
 import { DEMO_ACCOUNTS } from '../db/seed/demo';
@@ -18,11 +20,13 @@ import { openDatabase } from '../db/client';
 import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
+import { REPO_ROOT } from '../config';
 import { sql } from 'drizzle-orm';
 
 const PASSWORD = 'bench-password-not-secret';
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
+const REPORTS = join(REPO_ROOT, 'bench', 'results', 'lighthouse');
 
 type Score = {
   screen: string;
@@ -38,6 +42,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 async function audit(page: Page, screen: string, url: string): Promise<Score> {
   const runs: Score[] = [];
   for (let run = 0; run < RUNS; run++) {
+    // A first visit: nothing cached, but the session (in session storage) kept.
+    const cdp = await page.createCDPSession();
+    await cdp.send('Network.clearBrowserCache');
+    await cdp.detach();
     const result = await lighthouse(
       url,
       { output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
@@ -45,6 +53,9 @@ async function audit(page: Page, screen: string, url: string): Promise<Score> {
       page,
     );
     if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    // The whole report, to see what a score is made of (bench/results is not kept in git).
+    mkdirSync(REPORTS, { recursive: true });
+    writeFileSync(join(REPORTS, `${screen.replaceAll(' ', '-')}.json`), JSON.stringify(result.lhr));
     const { audits, categories } = result.lhr;
     const scripts = (
       audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
