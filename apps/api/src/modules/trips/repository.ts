@@ -289,27 +289,27 @@ export function buildTripListQueries(
     .limit(size);
   const windowSize = db.select({ size: count() }).from(window.as('window'));
 
+  // The scope's drivers as rows, for counting them and for reading each one's newest trips.
+  const scopeRows = scopeDriverRows(db, caller, options.driverIds).as('scope');
   const scopeSize = db.select({ size: count() }).from(
     db
-      .select({ id: drivers.id })
-      .from(drivers)
-      .where(drivenBy)
+      .select({ id: scopeRows.id })
+      .from(scopeRows)
       .limit(tuning.fewDrivers + 1)
-      .as('scope'),
+      .as('few'),
   );
 
   const newestOfDriver = db
     .select({ id: trips.id, createdAt: trips.createdAt, cursorAt: cursorAt() })
     .from(trips)
-    .where(and(sql`${trips.driverId} = ${drivers.id}`, ...conditions))
+    .where(and(sql`${trips.driverId} = ${scopeRows.id}`, ...conditions))
     .orderBy(...NEWEST_FIRST)
     .limit(size)
     .as('newest');
   const perDriver = db
     .select({ id: newestOfDriver.id, cursorAt: newestOfDriver.cursorAt })
-    .from(drivers)
+    .from(scopeRows)
     .crossJoinLateral(newestOfDriver)
-    .where(drivenBy)
     .orderBy(sql`${newestOfDriver.createdAt} desc nulls last`, sql`${newestOfDriver.id} desc nulls last`)
     .limit(size);
 
@@ -321,6 +321,33 @@ export function buildTripListQueries(
     .limit(size);
 
   return { kind: 'scoped' as const, recent, windowSize, scopeSize, perDriver, scoped };
+}
+
+/**
+ * The drivers of a trip scope (and of the chosen ids, if any) as rows. A city dealer's are read
+ * franchise by franchise through drivers_franchise_name_idx: the planner cannot know that a new
+ * franchise has three drivers while the others have thousands, and would otherwise scan every
+ * driver to find them (20 ms at 100,000 drivers, for a dealer that has just started).
+ */
+function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, driverIds: string[] | undefined) {
+  const chosen = driverIds ? inArray(drivers.id, driverIds) : undefined;
+  if (caller.role === 'city_dealer') {
+    const ofFranchise = db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(and(sql`${drivers.franchiseId} = ${accounts.id}`, chosen))
+      .orderBy(drivers.name, drivers.id)
+      .as('of_franchise');
+    return db
+      .select({ id: ofFranchise.id })
+      .from(accounts)
+      .crossJoinLateral(ofFranchise)
+      .where(and(eq(accounts.dealerId, caller.id), eq(accounts.role, 'franchise')));
+  }
+  return db
+    .select({ id: drivers.id })
+    .from(drivers)
+    .where(and(scopeDrivers(caller) ?? undefined, chosen));
 }
 
 /** The trips of these ids, in this order. */
