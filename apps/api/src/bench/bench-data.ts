@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
 import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+
+export { rowsOf };
 import { accounts, drivers, trips } from '../db/schema';
 import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
 import { createAccount, createDriver, createTrip } from '../db/seed/factories';
@@ -34,10 +37,6 @@ export const ABSENT = 'zqxj'; // no title has it: an index walk would read every
 export type Staff = { id: string; role: Role; email: string; displayName: string | null };
 
 export const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
-
-export function rowsOf(result: unknown): Record<string, unknown>[] {
-  return Array.isArray(result) ? result : ((result as { rows: Record<string, unknown>[] }).rows ?? []);
-}
 
 /** Seeds an empty database (or reuses a seeded one) and finds the accounts the benchmarks act as. */
 export async function prepare(db: Db, kind: string) {

@@ -18,7 +18,7 @@ function freePort(): Promise<number> {
 }
 
 /** The server as a process of its own, with limits lifted so that the load is not refused. */
-export async function startServer(database: { url?: string }) {
+export async function startServer(database: { url?: string; env?: Record<string, string> }) {
   const port = await freePort();
   const env: Record<string, string | undefined> = {
     ...process.env,
@@ -32,6 +32,7 @@ export async function startServer(database: { url?: string }) {
     LOG_PRETTY: 'false',
     DATA_DIR,
     DATABASE_URL: database.url,
+    ...database.env,
   };
   if (!database.url) delete env.DATABASE_URL;
   const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {

@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { driverScope } from '../drivers/scope';
 import { driverDeviceTokens, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
@@ -76,48 +77,85 @@ export async function revokeDeviceToken(db: DbExecutor, driverId: string, tokenI
   return row ?? null;
 }
 
-/** The device behind a token hash: a token not revoked, of a driver not deleted. */
-export async function findActiveDevice(db: Db, tokenHash: string) {
-  const [row] = await db
-    .select({ tokenId: driverDeviceTokens.id, driverId: driverDeviceTokens.driverId })
+/** A device token as the driver-app endpoint knows it. */
+export type ActiveDevice = { tokenId: string; driverId: string };
+
+/**
+ * The active devices of many token hashes in one query (the driver-app endpoint looks them up
+ * together, see routes.ts): revoked tokens and deleted drivers have none.
+ */
+export async function findActiveDevices(db: Db, tokenHashes: string[]): Promise<Map<string, ActiveDevice>> {
+  const rows = await db
+    .select({
+      tokenHash: driverDeviceTokens.tokenHash,
+      tokenId: driverDeviceTokens.id,
+      driverId: driverDeviceTokens.driverId,
+    })
     .from(driverDeviceTokens)
     .innerJoin(drivers, eq(drivers.id, driverDeviceTokens.driverId))
     .where(
       and(
-        eq(driverDeviceTokens.tokenHash, tokenHash),
+        inArray(driverDeviceTokens.tokenHash, tokenHashes),
         isNull(driverDeviceTokens.revokedAt),
         isNull(drivers.deletedAt),
       ),
-    )
-    .limit(1);
-  return row ?? null;
+    );
+  return new Map(rows.map((row) => [row.tokenHash, { tokenId: row.tokenId, driverId: row.driverId }]));
 }
 
-export async function touchDeviceToken(db: Db, tokenId: string): Promise<void> {
-  await db
-    .update(driverDeviceTokens)
-    .set({ lastUsedAt: new Date() })
-    .where(eq(driverDeviceTokens.id, tokenId));
-}
+export type PositionReport = { driverId: string; lat: number; long: number; at: Date; tokenId?: string };
+export type StoredPosition = { lat: number; long: number; positionAt: Date };
 
 /**
- * Stores a reported position unless the driver already has a newer one (a late or replayed
- * report never moves the driver back in time). Answers the stored position, or null if ignored.
+ * Stores many reported positions in one transaction: each driver's newest report, unless the
+ * driver already has a newer position (a late or replayed report never moves a driver back in
+ * time); and the use of the devices in `touch`. Answers, per report, the stored position, or
+ * null when it was not stored (older, superseded in the same batch, or the driver deleted).
  */
-export async function recordPosition(
+export async function recordPositions(
   db: Db,
-  input: { driverId: string; lat: number; long: number; at: Date },
-): Promise<{ lat: number; long: number; positionAt: Date } | null> {
-  const [row] = await db
-    .update(drivers)
-    .set({ lat: input.lat, long: input.long, positionAt: input.at })
-    .where(
-      and(
-        eq(drivers.id, input.driverId),
-        isNull(drivers.deletedAt),
-        or(isNull(drivers.positionAt), lte(drivers.positionAt, input.at)),
-      ),
-    )
-    .returning({ lat: drivers.lat, long: drivers.long, positionAt: drivers.positionAt });
-  return row ? { lat: row.lat!, long: row.long!, positionAt: row.positionAt! } : null;
+  reports: PositionReport[],
+  touch: string[] = [],
+): Promise<(StoredPosition | null)[]> {
+  const newest = new Map<string, PositionReport>();
+  for (const report of reports) {
+    const seen = newest.get(report.driverId);
+    if (!seen || seen.at <= report.at) newest.set(report.driverId, report);
+  }
+  const values = [...newest.values()].map((report) => ({
+    id: report.driverId,
+    lat: report.lat,
+    long: report.long,
+    at: report.at.toISOString(),
+  }));
+  const stored = await db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      update ${drivers} as d
+      set lat = v.lat, long = v.long, position_at = v.at
+      from json_to_recordset(${JSON.stringify(values)}::json)
+        as v(id uuid, lat double precision, long double precision, at timestamptz)
+      where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
+      returning d.id, d.lat, d.long, d.position_at`);
+    if (touch.length > 0) {
+      await tx
+        .update(driverDeviceTokens)
+        .set({ lastUsedAt: new Date() })
+        .where(inArray(driverDeviceTokens.id, touch));
+    }
+    return rowsOf(result);
+  });
+  const byDriver = new Map(
+    stored.map((row) => [
+      String(row.id),
+      {
+        lat: Number(row.lat),
+        long: Number(row.long),
+        positionAt: new Date(row.position_at as string | Date),
+      },
+    ]),
+  );
+  return reports.map((report) => {
+    const row = byDriver.get(report.driverId);
+    return row && newest.get(report.driverId) === report ? row : null;
+  });
 }

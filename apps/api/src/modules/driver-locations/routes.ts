@@ -21,15 +21,16 @@ import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { findActiveSession } from '../auth/repository';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
+import { createGroupCommit } from '../../lib/group-commit';
 import {
-  findActiveDevice,
+  findActiveDevices,
   findDeviceTokenForUpdate,
   findDeviceTokens,
   findVisibleDriver,
   insertDeviceToken,
-  recordPosition,
+  recordPositions,
+  type PositionReport,
   revokeDeviceToken,
-  touchDeviceToken,
   type DeviceTokenRow,
 } from './repository';
 
@@ -51,6 +52,8 @@ const AUDIT_RESOURCE = 'driver-device-tokens';
 // The driver app reports every few seconds; a burst limit and a steady limit per device token.
 const REPORTS_PER_SECOND = 2;
 const REPORTS_PER_MINUTE = 60;
+/** How often a device token's last use is written (each report would otherwise be a second write). */
+const TOUCH_EVERY_MS = 60_000;
 // Failed device sign-ins per client address and minute, against guessing at tokens.
 const FAILED_DEVICE_AUTH_PER_MINUTE = 30;
 
@@ -284,6 +287,32 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   // The driver app's endpoint. Not a staff route: the caller is a phone holding a device token,
   // checked below before the body is even read. Staff ID tokens are not accepted here.
   const devices = new WeakMap<FastifyRequest, { tokenId: string; driverId: string }>();
+  // A fleet reports thousands of positions a second: the phones of one moment are looked up
+  // together and their positions stored together (lib/group-commit.ts), each answered only once
+  // its position is committed. A revoked token fails from the moment its revocation commits.
+  const lookUpDevice = createGroupCommit(
+    async (hashes: string[]) => {
+      const found = await findActiveDevices(db, [...new Set(hashes)]);
+      return hashes.map((hash) => found.get(hash) ?? null);
+    },
+    { maxBatch: 1_000 },
+  );
+  // When each device last reported, to the minute: its token's last use is written once a minute.
+  const touched = new Map<string, number>();
+  const storePosition = createGroupCommit(
+    (reports: (PositionReport & { tokenId: string })[]) => {
+      const now = Date.now();
+      const touch = [...new Set(reports.map((report) => report.tokenId))].filter(
+        (tokenId) => now - (touched.get(tokenId) ?? 0) >= TOUCH_EVERY_MS,
+      );
+      for (const tokenId of touch) touched.set(tokenId, now);
+      if (touched.size > 200_000) {
+        for (const [tokenId, at] of touched) if (now - at >= TOUCH_EVERY_MS) touched.delete(tokenId);
+      }
+      return recordPositions(db, reports, touch);
+    },
+    { maxBatch: 1_000 },
+  );
   const burstLimit = app.createRateLimit({
     max: REPORTS_PER_SECOND,
     timeWindow: 1000,
@@ -314,7 +343,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         const failures = await failedDeviceAuth(request, { increment: false });
         if (!failures.isAllowed && failures.isExceeded) throw tooMany(failures.ttlInSeconds);
         const token = bearerToken(request);
-        const device = token ? await findActiveDevice(db, hashDeviceToken(token)) : null;
+        const device = token ? await lookUpDevice(hashDeviceToken(token)) : null;
         if (!device) {
           await failedDeviceAuth(request);
           throw deviceUnauthorized();
@@ -336,13 +365,13 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
       const reported = request.body.recordedAt ? new Date(request.body.recordedAt) : now;
       // A phone whose clock runs ahead must not pin the driver to a future time.
       const at = reported > now ? now : reported;
-      const stored = await recordPosition(db, {
+      const stored = await storePosition({
         driverId: device.driverId,
+        tokenId: device.tokenId,
         lat: request.body.lat,
         long: request.body.long,
         at,
       });
-      await touchDeviceToken(db, device.tokenId);
       if (stored) {
         const event: LocationEvent = {
           driverId: device.driverId,
