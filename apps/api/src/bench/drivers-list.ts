@@ -5,7 +5,9 @@
  *
  *   npm run bench                                   PGlite in memory, 100,000 drivers
  *   BENCH_DRIVERS=20000 npm run bench               fewer drivers
- *   BENCH_DATABASE_URL=postgres://... npm run bench an EMPTY PostgreSQL database (it is filled)
+ *   BENCH_DRIVERS_DATABASE_URL=postgres://... npm run bench:db
+ *                                                   an EMPTY PostgreSQL database of its own (it is filled;
+ *                                                   not the shared benchmark database)
  *
  * It checks nothing and fails on nothing: read the plans (which index, how many rows) and times.
  */
@@ -111,8 +113,8 @@ async function explain(db: Db, label: string, caller: Staff, options: DriverList
 
 async function main() {
   const database = await openDatabase(
-    process.env.BENCH_DATABASE_URL
-      ? { databaseUrl: process.env.BENCH_DATABASE_URL, dataDir: 'memory://' }
+    process.env.BENCH_DRIVERS_DATABASE_URL
+      ? { databaseUrl: process.env.BENCH_DRIVERS_DATABASE_URL, dataDir: 'memory://' }
       : { dataDir: 'memory://' },
   );
   const { db } = database;
