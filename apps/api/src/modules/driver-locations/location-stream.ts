@@ -71,6 +71,34 @@ export function createLocationStreams(
 ): LocationStreams {
   const open = new Map<() => void, OpenStream>();
   const perSession = new Map<string, number>();
+  // One subscription for all streams, handed on to the streams of that driver only: a position
+  // costs what its own dashboards cost, not a call per open stream (2,000 streams x 2,000
+  // positions a second would be four million calls a second).
+  // The subscription is held while at least one stream is open.
+  const watchers = new Map<string, Set<(event: LocationEvent) => void>>();
+  let watching = 0;
+  let unsubscribeBus: (() => void) | null = null;
+  const watch = (driverId: string, listener: (event: LocationEvent) => void) => {
+    unsubscribeBus ??= bus.subscribe((event) => {
+      const listeners = watchers.get(event.driverId);
+      if (listeners) for (const each of listeners) each(event);
+    });
+    let listeners = watchers.get(driverId);
+    if (!listeners) watchers.set(driverId, (listeners = new Set()));
+    listeners.add(listener);
+    watching++;
+    let watched = true;
+    return () => {
+      if (!watched) return;
+      watched = false;
+      listeners.delete(listener);
+      if (listeners.size === 0) watchers.delete(driverId);
+      if (--watching === 0) {
+        unsubscribeBus?.();
+        unsubscribeBus = null;
+      }
+    };
+  };
   accessEvents?.subscribe((event) => {
     for (const stream of open.values()) if (concerns(event, stream)) stream.recheck();
   });
@@ -101,8 +129,7 @@ export function createLocationStreams(
       // Positions that arrive before the stream is ready wait here, in order.
       let pending: LocationEvent[] | null = [];
       let send: (event: LocationEvent) => void = () => {};
-      const unsubscribe = bus.subscribe((event) => {
-        if (event.driverId !== driverId) return;
+      const unsubscribe = watch(driverId, (event) => {
         if (pending) pending.push(event);
         else send(event);
       });
