@@ -83,10 +83,8 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new AppError('URI_TOO_LONG', MESSAGES.uriTooLong)
           : new AppError('VALIDATION', MESSAGES.badUrl);
-      void (reply as FastifyReply)
-        .status(appError.status)
-        .header('cache-control', 'no-store')
-        .send(appError.toBody());
+      // Answered before any hook runs: the headers every answer carries are set here too.
+      void (reply as FastifyReply).status(appError.status).headers(EDGE_HEADERS).send(appError.toBody());
     },
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -228,6 +226,13 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   return app;
 }
 
+/** What an answer given before any hook (a parser or router error) carries, as every answer does. */
+const EDGE_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+} as const;
+
 /**
  * Errors Node's HTTP parser meets before Fastify sees a request (headers too large, a request not
  * received in time, garbage) still answer the one error body, then close the connection.
@@ -244,7 +249,11 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        Object.entries(EDGE_HEADERS)
+          .map(([name, value]) => `${name}: ${value}\r\n`)
+          .join('') +
+        `Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);

@@ -55,19 +55,21 @@ describe('errors before a route runs answer the one error body', () => {
   it('a malformed URL is a 400', async () => {
     const response = await fetch(`${url}/api/drivers/driver/%zz`);
     expect(response.status).toBe(400);
-    expect(response.headers.get('cache-control')).toBe('no-store');
+    expectEdgeHeaders(response.headers);
     expect(await response.json()).toEqual({ error: MESSAGES.badUrl, code: 'VALIDATION' });
   });
 
   it('an over-long path parameter is a 414', async () => {
     const response = await fetch(`${url}/api/drivers/driver/${'a'.repeat(500)}`);
     expect(response.status).toBe(414);
+    expectEdgeHeaders(response.headers);
     expect(await response.json()).toEqual({ error: MESSAGES.uriTooLong, code: 'URI_TOO_LONG' });
   });
 
   it('an over-long query or header is a 431', async () => {
     const longQuery = await fetch(`${url}/api/drivers?q=${'a'.repeat(20_000)}`);
     expect(longQuery.status).toBe(431);
+    expectEdgeHeaders(longQuery.headers);
     expect(await longQuery.json()).toEqual({ error: MESSAGES.headersTooLarge, code: 'HEADERS_TOO_LARGE' });
 
     const longHeader = await fetch(`${url}/api/auth/me`, { headers: { 'x-filler': 'a'.repeat(20_000) } });
@@ -78,9 +80,18 @@ describe('errors before a route runs answer the one error body', () => {
   it('bytes that are not HTTP get a 400 with the error body', async () => {
     const { text } = await rawExchange(url, ['NOT HTTP AT ALL\r\n\r\n']);
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
+    expect(text).toMatch(/\r\nx-frame-options: DENY\r\n/i);
+    expect(text).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
     expect(bodyOf(text)).toEqual({ error: MESSAGES.badRequest, code: 'VALIDATION' });
   });
 });
+
+/** Answers given before any hook carry the headers of every answer. */
+function expectEdgeHeaders(headers: Headers) {
+  expect(headers.get('cache-control')).toBe('no-store');
+  expect(headers.get('x-frame-options')).toBe('DENY');
+  expect(headers.get('x-content-type-options')).toBe('nosniff');
+}
 
 describe('slow clients', () => {
   it('a body that never finishes is answered 408 and its connection closed', async () => {
