@@ -1,21 +1,10 @@
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DATA_DIR, JWT_SECRET } from './bench-data';
+import { freePort } from '../lib/free-port';
 
 const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The server as a process of its own, with limits lifted so that the load is not refused. */
 export async function startServer(database: { url?: string; env?: Record<string, string> }) {

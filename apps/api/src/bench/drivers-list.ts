@@ -23,18 +23,14 @@ import { Random } from '../db/seed/random';
 import { accounts, drivers } from '../db/schema';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
-import { createSession } from '../modules/auth/repository';
-import { signIdToken } from '../modules/auth/tokens';
 import { buildDriverListQueries, type DriverListOptions } from '../modules/drivers/repository';
+import { headersOf, JWT_SECRET, type Staff } from './bench-data';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);
 // Dealers of very different sizes: the planner's choice for a dealer depends on its share.
 const FRANCHISES_PER_DEALER = [30, 20, 15, 10, 8, 6, 5, 3, 2, 1];
 const REQUESTS = 20;
-const JWT_SECRET = 'bench-only-jwt-secret-0123456789abcdefghijkl';
 const STATES: State[] = ['maharashtra', 'karnataka', 'delhi', 'tamil nadu', 'gujarat'];
-
-type Staff = { id: string; role: Role; email: string; displayName: string | null };
 
 async function seed(db: Db) {
   const rng = new Random(424242);
@@ -167,21 +163,6 @@ async function main() {
     locationBus: createInProcessLocationBus(),
   });
   await app.ready();
-  const tokenOf = async (account: Staff) => {
-    const expiresAt = new Date(Date.now() + 3_600_000);
-    const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
-    return signIdToken(
-      {
-        accountId: account.id,
-        sessionId: session.id,
-        role: account.role,
-        email: account.email,
-        name: account.displayName,
-      },
-      JWT_SECRET,
-      expiresAt,
-    );
-  };
   console.log(`\nRequests (median and slowest of ${REQUESTS}, after one warm-up):`);
   for (const [label, caller, options] of scenarios) {
     const query = new URLSearchParams({
@@ -190,7 +171,7 @@ async function main() {
       ...(options.cursor ? { cursor: options.cursor } : {}),
       ...(options.deleted ? { deleted: 'true' } : {}),
     });
-    const headers = { authorization: `Bearer ${await tokenOf(caller)}` };
+    const headers = await headersOf(db, caller);
     const url = `/api/drivers?${query}`;
     const times: number[] = [];
     let total = 0;
