@@ -1,6 +1,7 @@
 import { getTableColumns, getTableName, sql, type InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../client';
+import { rowsOf } from '../rows';
 
 // One statement carries this many rows as a single JSON parameter.
 const ROWS_PER_STATEMENT = 5000;
@@ -44,4 +45,37 @@ export async function insertMany<T extends PgTable>(
       sql`insert into ${tableName} (${names}) select ${names} from json_populate_recordset(null::${tableName}, ${JSON.stringify(chunk)}::json)`,
     );
   }
+}
+
+/**
+ * Runs a bulk load into empty tables in one transaction, with their secondary indexes dropped
+ * before and built once after: building an index (a trigram index above all) over a million rows
+ * costs a fraction of maintaining it row by row. Primary keys and unique indexes stay: they guard
+ * the data. A load that fails or is killed rolls back with the indexes as they were.
+ */
+export async function loadWithIndexesBuiltAfter<T>(
+  db: Db,
+  tables: PgTable[],
+  load: (tx: Db) => Promise<T>,
+): Promise<T> {
+  const names = tables.map((table) => getTableName(table));
+  return db.transaction(async (tx) => {
+    const indexes = rowsOf(
+      await tx.execute(sql`
+        select i.indexname as name, i.indexdef as definition
+        from pg_indexes i
+        join pg_class c on c.relname = i.indexname
+        join pg_namespace n on n.oid = c.relnamespace and n.nspname = i.schemaname
+        join pg_index x on x.indexrelid = c.oid
+        where i.schemaname = current_schema() and i.tablename in (${sql.join(
+          names.map((name) => sql`${name}`),
+          sql`, `,
+        )}) and not x.indisunique and not x.indisprimary`),
+    ).map((row) => ({ name: String(row.name), definition: String(row.definition) }));
+    for (const index of indexes) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
+    const result = await load(tx as unknown as Db);
+    // The definitions come from the catalog itself (pg_indexes.indexdef), not from any input.
+    for (const index of indexes) await tx.execute(sql.raw(index.definition));
+    return result;
+  });
 }

@@ -26,7 +26,7 @@ import {
   insertRates,
   planDocuments,
 } from './factories';
-import { insertMany } from './bulk-insert';
+import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
 import { CITIES, FRANCHISE_AREAS } from './india';
 import { Random } from './random';
 
@@ -195,76 +195,83 @@ export async function seedDemo(
   for (const state of STATES)
     for (const carType of CAR_TYPES) await insertRates(db, state, carType, buildRates(rng, carType));
 
-  // Drivers: a fifth of them with the demo franchise, a few not yet assigned to any.
-  const templates = await storeDocumentTemplates(store);
-  const driverRows: ReturnType<typeof buildDriver>[] = [];
-  const driverBar = progressBar(options.progress, 'drivers', scale.drivers);
-  for (let i = 0; i < scale.drivers; i += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, scale.drivers - i) }, (_, j) => {
-      const n = i + j;
-      const franchise = n % 5 === 0 ? franchises[0]! : rng.chance(0.08) ? null : rng.pick(franchises);
-      return buildDriver(rng, {
-        state: franchise?.state ?? rng.pick(STATES),
-        franchiseId: franchise?.id ?? null,
-      });
-    });
-    await insertMany(db, drivers, batch);
-    const documents = batch.flatMap((driver) =>
-      planDocuments(rng).map((plan) => {
-        const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
-        return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
-      }),
-    );
-    await insertMany(db, driverDocuments, documents);
-    // Built in the same order as one driver at a time, so the demo data stays the same.
-    const ratings = batch.flatMap((driver) =>
-      buildRatings(rng, rng.int(0, 8)).map((rating) => ({ ...rating, driverId: driver.id })),
-    );
-    await insertMany(db, driverRatings, ratings);
-    driverRows.push(...batch);
-    driverBar.increment(batch.length);
-  }
-  driverBar.stop();
+  // The bulk of the data, loaded with the tables' secondary indexes built once at the end.
+  await loadWithIndexesBuiltAfter(
+    db,
+    [drivers, driverDocuments, driverRatings, customers, customerRatings, trips],
+    async (db) => {
+      // Drivers: a fifth of them with the demo franchise, a few not yet assigned to any.
+      const templates = await storeDocumentTemplates(store);
+      const driverRows: ReturnType<typeof buildDriver>[] = [];
+      const driverBar = progressBar(options.progress, 'drivers', scale.drivers);
+      for (let i = 0; i < scale.drivers; i += BATCH) {
+        const batch = Array.from({ length: Math.min(BATCH, scale.drivers - i) }, (_, j) => {
+          const n = i + j;
+          const franchise = n % 5 === 0 ? franchises[0]! : rng.chance(0.08) ? null : rng.pick(franchises);
+          return buildDriver(rng, {
+            state: franchise?.state ?? rng.pick(STATES),
+            franchiseId: franchise?.id ?? null,
+          });
+        });
+        await insertMany(db, drivers, batch);
+        const documents = batch.flatMap((driver) =>
+          planDocuments(rng).map((plan) => {
+            const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
+            return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
+          }),
+        );
+        await insertMany(db, driverDocuments, documents);
+        // Built in the same order as one driver at a time, so the demo data stays the same.
+        const ratings = batch.flatMap((driver) =>
+          buildRatings(rng, rng.int(0, 8)).map((rating) => ({ ...rating, driverId: driver.id })),
+        );
+        await insertMany(db, driverRatings, ratings);
+        driverRows.push(...batch);
+        driverBar.increment(batch.length);
+      }
+      driverBar.stop();
 
-  // Customers with the ratings drivers gave them.
-  const customerRows: ReturnType<typeof buildCustomer>[] = [];
-  const customerBar = progressBar(options.progress, 'customers', scale.customers);
-  for (let i = 0; i < scale.customers; i += BATCH) {
-    const batch = Array.from({ length: Math.min(BATCH, scale.customers - i) }, () => buildCustomer(rng));
-    await insertMany(db, customers, batch);
-    const ratings = batch.flatMap((customer) =>
-      buildRatings(rng, rng.int(0, 3)).map((rating) => ({ ...rating, customerId: customer.id })),
-    );
-    await insertMany(db, customerRatings, ratings);
-    customerRows.push(...batch);
-    customerBar.increment(batch.length);
-  }
-  customerBar.stop();
+      // Customers with the ratings drivers gave them.
+      const customerRows: ReturnType<typeof buildCustomer>[] = [];
+      const customerBar = progressBar(options.progress, 'customers', scale.customers);
+      for (let i = 0; i < scale.customers; i += BATCH) {
+        const batch = Array.from({ length: Math.min(BATCH, scale.customers - i) }, () => buildCustomer(rng));
+        await insertMany(db, customers, batch);
+        const ratings = batch.flatMap((customer) =>
+          buildRatings(rng, rng.int(0, 3)).map((rating) => ({ ...rating, customerId: customer.id })),
+        );
+        await insertMany(db, customerRatings, ratings);
+        customerRows.push(...batch);
+        customerBar.increment(batch.length);
+      }
+      customerBar.stop();
 
-  // Trips over the last six months, more of them recent, in every status.
-  const assigned = driverRows.filter((d) => d.franchiseId);
-  const tripBar = progressBar(options.progress, 'trips', scale.trips);
-  const now = Date.now();
-  const TRIP_BATCH = 10_000;
-  // The next batch is built while the database stores the last one.
-  let storing: Promise<void> | null = null;
-  for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
-    const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, () => {
-      const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
-      const ageMs = Math.floor(rng.next() ** 2 * 180 * 86_400_000);
-      const state = (driver?.state as State | null) ?? rng.pick(DEALER_STATES);
-      return buildTrip(rng, {
-        customer: rng.pick(customerRows),
-        driver: driver ? { id: driver.id, state, carType: driver.carType ?? null } : null,
-        state,
-        createdAt: new Date(now - ageMs),
-      });
-    });
-    await storing;
-    storing = insertMany(db, trips, batch).then(() => tripBar.increment(batch.length));
-  }
-  await storing;
-  tripBar.stop();
+      // Trips over the last six months, more of them recent, in every status.
+      const assigned = driverRows.filter((d) => d.franchiseId);
+      const tripBar = progressBar(options.progress, 'trips', scale.trips);
+      const now = Date.now();
+      const TRIP_BATCH = 10_000;
+      // The next batch is built while the database stores the last one.
+      let storing: Promise<void> | null = null;
+      for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
+        const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, () => {
+          const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
+          const ageMs = Math.floor(rng.next() ** 2 * 180 * 86_400_000);
+          const state = (driver?.state as State | null) ?? rng.pick(DEALER_STATES);
+          return buildTrip(rng, {
+            customer: rng.pick(customerRows),
+            driver: driver ? { id: driver.id, state, carType: driver.carType ?? null } : null,
+            state,
+            createdAt: new Date(now - ageMs),
+          });
+        });
+        await storing;
+        storing = insertMany(db, trips, batch).then(() => tripBar.increment(batch.length));
+      }
+      await storing;
+      tripBar.stop();
+    },
+  );
 
   return {
     accounts: 2 + dealerCount * (1 + Math.max(1, scale.franchisesPerDealer)),
