@@ -121,26 +121,13 @@ export function buildDriverListQueries(
     after ? sql`(${drivers.name}, ${drivers.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
   );
   const size = options.limit + 1;
-  const firstPage = after?.t === undefined;
-  if (options.q && firstPage) {
-    // A search's page reads every match to put them in name order (the trigram index finds them),
-    // so the same query counts them on the way instead of a second one reading them all again.
-    const page = db
-      .select({ ...driverColumns, matches: sql<number>`count(*) over ()`.mapWith(Number) })
-      .from(drivers)
-      .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
-      .where(where)
-      .orderBy(asc(drivers.name), asc(drivers.id))
-      .limit(size);
-    return { page, total: null, after };
-  }
   const page =
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     caller.role === 'city_dealer' && !options.q
       ? selectDealerPage(db, caller, where, size)
       : selectDrivers(db).where(where).orderBy(asc(drivers.name), asc(drivers.id)).limit(size);
   // Counted on the first page only: the next pages' cursors carry the count on.
-  const total = firstPage ? cappedCountQuery(db, drivers, filter) : null;
+  const total = after?.t === undefined ? cappedCountQuery(db, drivers, filter) : null;
   return { page, total, after };
 }
 
@@ -189,10 +176,8 @@ function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL 
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
   const { page, total, after } = buildDriverListQueries(db, caller, options);
-  const rows: (DriverRecord & { matches?: number })[] = await page;
-  const listTotal =
-    totalFromCursor(after) ??
-    (total ? toListTotal(await total) : toListTotal([{ total: rows[0]?.matches ?? 0 }]));
+  const rows = await page;
+  const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
   const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
     withTotal({ name: row.name, id: row.id }, listTotal),
   );
