@@ -108,9 +108,18 @@ describe('loadConfig', () => {
       'TRUST_PROXY: true would believe any X-Forwarded-For a client writes',
     );
     expect(configError({ JWT_SECRET: SECRET, TRUST_PROXY: '10.0.0.0/33' }).message).toContain('TRUST_PROXY');
-    expect(trust('10.0.0.0/8,fd00::/16')).toBe('10.0.0.0/8,fd00::/16');
+    expect(trust('10.0.0.0/8,fd00::/16,::ffff:10.0.0.0/104')).toBe(
+      '10.0.0.0/8,fd00::/16,::ffff:10.0.0.0/104',
+    );
     // Ranges that together cover everyone are "true" in disguise.
-    for (const wide of ['0.0.0.0/1,128.0.0.0/1', '0.0.0.0/0', '::/0', '2000::/3']) {
+    for (const wide of [
+      '0.0.0.0/1,128.0.0.0/1',
+      '0.0.0.0/0',
+      '::/0',
+      '2000::/3',
+      '::ffff:0:0/96',
+      '::ffff:10.0.0.0/100',
+    ]) {
       expect(configError({ JWT_SECRET: SECRET, TRUST_PROXY: wide }).message).toContain(
         'would believe the X-Forwarded-For of almost any address',
       );

@@ -31,7 +31,10 @@ const MIN_PROXY_PREFIX = { 4: 8, 6: 16 } as const;
 function isTooWide(entry: string): boolean {
   const [address = '', bits] = entry.split('/');
   const version = isIP(address);
-  return bits !== undefined && (version === 4 || version === 6) && Number(bits) < MIN_PROXY_PREFIX[version];
+  if (bits === undefined || (version !== 4 && version !== 6)) return false;
+  // An IPv4-mapped IPv6 range (::ffff:0:0/96) covers IPv4 clients: its width is counted in IPv4 terms.
+  if (version === 6 && /^::ffff:/i.test(address)) return Number(bits) - 96 < MIN_PROXY_PREFIX[4];
+  return Number(bits) < MIN_PROXY_PREFIX[version];
 }
 
 /**

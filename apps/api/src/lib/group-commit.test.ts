@@ -39,4 +39,17 @@ describe('createGroupCommit', () => {
     fail = false;
     expect(await check('ccc')).toBe(3);
   });
+
+  it('fails the batch of a run that throws at once, and the next request still runs', async () => {
+    let calls = 0;
+    const check = createGroupCommit(
+      (inputs: number[]) => {
+        if (calls++ === 0) throw new Error('bad input');
+        return Promise.resolve(inputs);
+      },
+      { maxBatch: 10 },
+    );
+    await expect(check(1)).rejects.toThrow('bad input');
+    expect(await check(2)).toBe(2);
+  });
 });

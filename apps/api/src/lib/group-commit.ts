@@ -18,7 +18,9 @@ export function createGroupCommit<I, O>(
     if (running || queue.length === 0) return;
     running = true;
     const batch = queue.splice(0, options.maxBatch);
-    run(batch.map((waiting) => waiting.input))
+    // A run that throws at once fails its batch like one that rejects, and the next still runs.
+    Promise.resolve()
+      .then(() => run(batch.map((waiting) => waiting.input)))
       .then(
         (outputs) => batch.forEach((waiting, i) => waiting.resolve(outputs[i]!)),
         (error: unknown) => batch.forEach((waiting) => waiting.reject(error)),

@@ -103,7 +103,7 @@ export async function findActiveDevices(db: Db, tokenHashes: string[]): Promise<
   return new Map(rows.map((row) => [row.tokenHash, { tokenId: row.tokenId, driverId: row.driverId }]));
 }
 
-export type PositionReport = { driverId: string; lat: number; long: number; at: Date; tokenId?: string };
+export type PositionReport = { driverId: string; tokenId: string; lat: number; long: number; at: Date };
 export type StoredPosition = { lat: number; long: number; positionAt: Date };
 
 /**
@@ -124,23 +124,37 @@ export async function recordPositions(
   }
   const values = [...newest.values()].map((report) => ({
     id: report.driverId,
+    token_id: report.tokenId,
     lat: report.lat,
     long: report.long,
     at: report.at.toISOString(),
   }));
   const stored = await db.transaction(async (tx) => {
+    // The rows are locked in id order before they are changed, so that two instances storing
+    // batches of the same drivers at once wait for each other instead of deadlocking. A device
+    // revoked since it was looked up stores nothing.
     const result = await tx.execute(sql`
+      with v as (
+        select * from json_to_recordset(${JSON.stringify(values)}::json)
+          as x(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)
+      ), locked as (
+        select d.id from ${drivers} as d join v on v.id = d.id
+        where exists (
+          select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
+        )
+        order by d.id
+        for no key update of d
+      )
       update ${drivers} as d
       set lat = v.lat, long = v.long, position_at = v.at
-      from json_to_recordset(${JSON.stringify(values)}::json)
-        as v(id uuid, lat double precision, long double precision, at timestamptz)
+      from v join locked on locked.id = v.id
       where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
       returning d.id, d.lat, d.long, d.position_at`);
     if (touch.length > 0) {
       await tx
         .update(driverDeviceTokens)
         .set({ lastUsedAt: new Date() })
-        .where(inArray(driverDeviceTokens.id, touch));
+        .where(and(inArray(driverDeviceTokens.id, touch), isNull(driverDeviceTokens.revokedAt)));
     }
     return rowsOf(result);
   });

@@ -299,14 +299,17 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   );
   // When each device last reported, to the minute: its token's last use is written once a minute.
   const touched = new Map<string, number>();
+  let lastSweep = Date.now();
   const storePosition = createGroupCommit(
-    (reports: (PositionReport & { tokenId: string })[]) => {
+    (reports: PositionReport[]) => {
       const now = Date.now();
       const touch = [...new Set(reports.map((report) => report.tokenId))].filter(
         (tokenId) => now - (touched.get(tokenId) ?? 0) >= TOUCH_EVERY_MS,
       );
       for (const tokenId of touch) touched.set(tokenId, now);
-      if (touched.size > 200_000) {
+      // Forgotten once a minute has passed: the map holds the devices of the last minute or so.
+      if (now - lastSweep >= TOUCH_EVERY_MS) {
+        lastSweep = now;
         for (const [tokenId, at] of touched) if (now - at >= TOUCH_EVERY_MS) touched.delete(tokenId);
       }
       return recordPositions(db, reports, touch);

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { SignInBody } from '@bmet/shared/schemas/auth';
@@ -16,20 +16,28 @@ export function useSignIn() {
     isPending: false,
     error: null,
   });
+  // Only the latest attempt may answer: one made before a reset (another tab chosen) is ignored.
+  const attempt = useRef(0);
   const mutate = useCallback((body: SignInBody, { onSuccess }: { onSuccess: (data: SignedIn) => void }) => {
+    const mine = ++attempt.current;
     setState({ isPending: true, error: null });
     apiRequest<typeof signInResponseSchema>('POST', '/auth/sign-in', { body }).then(
       (answer) => {
+        if (mine !== attempt.current) return;
         setState({ isPending: false, error: null });
         onSuccess(answer.data);
       },
       (error: unknown) => {
+        if (mine !== attempt.current) return;
         const failure =
           error instanceof ApiError ? error : new ApiError(0, { error: MESSAGES.internal, code: 'INTERNAL' });
         setState({ isPending: false, error: failure });
       },
     );
   }, []);
-  const reset = useCallback(() => setState({ isPending: false, error: null }), []);
+  const reset = useCallback(() => {
+    attempt.current++;
+    setState({ isPending: false, error: null });
+  }, []);
   return { ...state, mutate, reset };
 }

@@ -1,5 +1,4 @@
 import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -18,11 +17,9 @@ function renderSignIn() {
   );
   render(
     <MantineProvider>
-      <QueryClientProvider client={new QueryClient()}>
-        <SessionProvider>
-          <RouterProvider router={router} />
-        </SessionProvider>
-      </QueryClientProvider>
+      <SessionProvider>
+        <RouterProvider router={router} />
+      </SessionProvider>
     </MantineProvider>,
   );
   return router;
@@ -85,5 +82,25 @@ describe('SignInScreen', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Incorrect email or password.');
     expect(router.state.location.pathname).toBe('/admin');
     expect(sessionStorage.getItem('idToken')).toBeNull();
+  });
+
+  it('ignores the answer of a sign-in made before another tab was chosen', async () => {
+    let answer!: (response: Response) => void;
+    vi.stubGlobal('fetch', vi.fn().mockReturnValue(new Promise<Response>((resolve) => (answer = resolve))));
+    const router = renderSignIn();
+    await userEvent.type(screen.getByLabelText(/^Email/), 'a@b.in');
+    await userEvent.type(screen.getByLabelText(/^Password/), 'right-password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign In' }));
+    await userEvent.click(screen.getByRole('tab', { name: 'Franchise' }));
+    answer(
+      new Response(
+        JSON.stringify({ data: { idToken: 'tok', expirationTime: Date.now() + 3_600_000, role: 'admin' } }),
+        { status: 200 },
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.pathname).toBe('/admin');
+    expect(sessionStorage.getItem('idToken')).toBeNull();
+    expect(screen.getByRole('heading', { name: 'Franchise Sign In' })).toBeInTheDocument();
   });
 });
