@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
+import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
 import { driverScope } from '../drivers/scope';
 import { driverDeviceTokens, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
@@ -129,35 +130,28 @@ export async function recordPositions(
     long: report.long,
     at: report.at.toISOString(),
   }));
-  const stored = await db.transaction(async (tx) => {
-    // The rows are locked in id order before they are changed, so that two instances storing
-    // batches of the same drivers at once wait for each other instead of deadlocking. A device
-    // revoked since it was looked up stores nothing.
-    const result = await tx.execute(sql`
-      with v as (
-        select * from json_to_recordset(${JSON.stringify(values)}::json)
-          as x(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)
-      ), locked as (
-        select d.id from ${drivers} as d join v on v.id = d.id
-        where exists (
-          select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
-        )
-        order by d.id
-        for no key update of d
-      )
+  const stored = await retryOnDeadlock(() =>
+    db.transaction(async (tx) => {
+      // A device revoked since it was looked up stores nothing.
+      const result = await tx.execute(sql`
       update ${drivers} as d
       set lat = v.lat, long = v.long, position_at = v.at
-      from v join locked on locked.id = v.id
+      from json_to_recordset(${JSON.stringify(values)}::json)
+        as v(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)
       where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
+        and exists (
+          select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
+        )
       returning d.id, d.lat, d.long, d.position_at`);
-    if (touch.length > 0) {
-      await tx
-        .update(driverDeviceTokens)
-        .set({ lastUsedAt: new Date() })
-        .where(and(inArray(driverDeviceTokens.id, touch), isNull(driverDeviceTokens.revokedAt)));
-    }
-    return rowsOf(result);
-  });
+      if (touch.length > 0) {
+        await tx
+          .update(driverDeviceTokens)
+          .set({ lastUsedAt: new Date() })
+          .where(and(inArray(driverDeviceTokens.id, touch), isNull(driverDeviceTokens.revokedAt)));
+      }
+      return rowsOf(result);
+    }),
+  );
   const byDriver = new Map(
     stored.map((row) => [
       String(row.id),
