@@ -15,8 +15,7 @@ import { accounts, drivers, trips } from '../db/schema';
 import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
 import { createAccount, createDriver, createTrip } from '../db/seed/factories';
 import { Random } from '../db/seed/random';
-import { createSession } from '../modules/auth/repository';
-import { signIdToken } from '../modules/auth/tokens';
+import { openSession } from '../modules/auth/start-session';
 
 export const SCALE = {
   trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
@@ -111,17 +110,6 @@ export async function prepare(db: Db, kind: string) {
 /** An ID token of a new session of the account, as a bearer header. */
 export async function headersOf(db: Db, account: Staff, hours = 3): Promise<{ authorization: string }> {
   const expiresAt = new Date(Date.now() + hours * 3_600_000);
-  const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
-  const token = await signIdToken(
-    {
-      accountId: account.id,
-      sessionId: session.id,
-      role: account.role,
-      email: account.email,
-      name: account.displayName,
-    },
-    JWT_SECRET,
-    expiresAt,
-  );
-  return { authorization: `Bearer ${token}` };
+  const { idToken } = await openSession(db, account, { jwtSecret: JWT_SECRET, expiresAt });
+  return { authorization: `Bearer ${idToken}` };
 }

@@ -11,8 +11,7 @@ import { accounts, customers, drivers, trips } from '../db/schema';
 import { seedDemo } from '../db/seed/demo';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
-import { createSession } from '../modules/auth/repository';
-import { signIdToken } from '../modules/auth/tokens';
+import { openSession } from '../modules/auth/start-session';
 import {
   forgedCursor,
   hostileStrings,
@@ -283,13 +282,12 @@ export async function createFuzzWorld(options: { databaseUrl?: string } = {}): P
       })
       .where(eq(accounts.id, account.id));
     const expiresAt = new Date(Date.now() + 3_600_000);
-    const session = await createSession(db, { accountId: account.id, expiresAt, ip: null, userAgent: null });
-    const token = await signIdToken(
-      { accountId: account.id, sessionId: session.id, role: account.role, email: account.email, name: null },
-      JWT_SECRET,
-      expiresAt,
+    const { idToken } = await openSession(
+      db,
+      { id: account.id, role: account.role, email: account.email, displayName: null },
+      { jwtSecret: JWT_SECRET, expiresAt },
     );
-    return { authorization: `Bearer ${token}` };
+    return { authorization: `Bearer ${idToken}` };
   }
 
   return {

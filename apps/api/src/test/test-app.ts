@@ -9,8 +9,7 @@ import type { Db } from '../db/client';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
 import { createAccount, type AccountRow } from '../db/seed/factories';
-import { createSession } from '../modules/auth/repository';
-import { signIdToken } from '../modules/auth/tokens';
+import { openSession } from '../modules/auth/start-session';
 import { getTestDatabase } from './test-database';
 
 export const TEST_JWT_SECRET = 'test-only-jwt-secret-0123456789abcdefghi';
@@ -119,24 +118,12 @@ export async function issueToken(
   options: { expiresAt?: Date; sessionExpiresAt?: Date; secret?: string } = {},
 ): Promise<{ token: string; sessionId: string }> {
   const expiresAt = options.expiresAt ?? new Date(Date.now() + TEST_CONFIG.tokenTtlHours * 3_600_000);
-  const session = await createSession(db, {
-    accountId: account.id,
-    expiresAt: options.sessionExpiresAt ?? expiresAt,
-    ip: null,
-    userAgent: null,
-  });
-  const token = await signIdToken(
-    {
-      accountId: account.id,
-      sessionId: session.id,
-      role: account.role,
-      email: account.email,
-      name: account.displayName,
-    },
-    options.secret ?? TEST_JWT_SECRET,
+  const { idToken, sessionId } = await openSession(db, account, {
+    jwtSecret: options.secret ?? TEST_JWT_SECRET,
     expiresAt,
-  );
-  return { token, sessionId: session.id };
+    sessionExpiresAt: options.sessionExpiresAt,
+  });
+  return { token: idToken, sessionId };
 }
 
 /** The claims of a JWT, read without verifying it. */

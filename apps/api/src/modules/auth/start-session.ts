@@ -5,22 +5,30 @@ import type { DbExecutor } from '../../infra/audit';
 import { createSession } from './repository';
 import { signIdToken } from './tokens';
 
+type SessionAccount = { id: string; role: Role; email: string; displayName: string | null };
+
 /**
- * Opens a session for an account and signs its ID token: what a sign-in answers, and what a
- * password reset answers so that the user is signed in fresh.
+ * Opens a server-side session for an account and signs the ID token that names it: the one way
+ * a token comes to exist (sign-in, password reset, and the tests, fuzzing and benchmarks that act
+ * as staff).
  */
-export async function startSession(
+export async function openSession(
   db: DbExecutor,
-  request: FastifyRequest,
-  account: { id: string; role: Role; email: string; displayName: string | null },
-  options: { jwtSecret: string; tokenTtlHours: number },
-): Promise<SignInResponse> {
-  const expiresAt = new Date(Date.now() + options.tokenTtlHours * 3_600_000);
+  account: SessionAccount,
+  options: {
+    jwtSecret: string;
+    expiresAt: Date;
+    /** When the session itself ends, if not with its token (tests of expiry use it). */
+    sessionExpiresAt?: Date;
+    ip?: string | null;
+    userAgent?: string | null;
+  },
+): Promise<{ idToken: string; sessionId: string }> {
   const session = await createSession(db, {
     accountId: account.id,
-    expiresAt,
-    ip: request.ip,
-    userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+    expiresAt: options.sessionExpiresAt ?? options.expiresAt,
+    ip: options.ip ?? null,
+    userAgent: options.userAgent ?? null,
   });
   const idToken = await signIdToken(
     {
@@ -31,7 +39,27 @@ export async function startSession(
       name: account.displayName,
     },
     options.jwtSecret,
-    expiresAt,
+    options.expiresAt,
   );
+  return { idToken, sessionId: session.id };
+}
+
+/**
+ * Opens a session for an account and signs its ID token: what a sign-in answers, and what a
+ * password reset answers so that the user is signed in fresh.
+ */
+export async function startSession(
+  db: DbExecutor,
+  request: FastifyRequest,
+  account: SessionAccount,
+  options: { jwtSecret: string; tokenTtlHours: number },
+): Promise<SignInResponse> {
+  const expiresAt = new Date(Date.now() + options.tokenTtlHours * 3_600_000);
+  const { idToken } = await openSession(db, account, {
+    jwtSecret: options.jwtSecret,
+    expiresAt,
+    ip: request.ip,
+    userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
+  });
   return { data: { idToken, expirationTime: expiresAt.getTime(), role: account.role } };
 }
