@@ -205,7 +205,7 @@ async function main() {
     if (queries.kind === 'all') await explainQuery(db, label, queries.all);
     else {
       // The queries the API runs for this page, in turn.
-      const { ran } = await findScopedKeys(queries, options.limit);
+      const { ran } = await findScopedKeys(queries, caller, options);
       for (const name of ran) await explainQuery(db, `${label} [${name}]`, queries[name]);
     }
   }

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
@@ -96,7 +97,7 @@ export async function findActiveDevices(db: Db, tokenHashes: string[]): Promise<
     .innerJoin(drivers, eq(drivers.id, driverDeviceTokens.driverId))
     .where(
       and(
-        inArray(driverDeviceTokens.tokenHash, tokenHashes),
+        anyOf(driverDeviceTokens.tokenHash, tokenHashes, 'text'),
         isNull(driverDeviceTokens.revokedAt),
         isNull(drivers.deletedAt),
       ),
@@ -147,7 +148,7 @@ export async function recordPositions(
         await tx
           .update(driverDeviceTokens)
           .set({ lastUsedAt: new Date() })
-          .where(and(inArray(driverDeviceTokens.id, touch), isNull(driverDeviceTokens.revokedAt)));
+          .where(and(anyOf(driverDeviceTokens.id, touch, 'uuid'), isNull(driverDeviceTokens.revokedAt)));
       }
       return rowsOf(result);
     }),

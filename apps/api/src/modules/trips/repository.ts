@@ -1,10 +1,11 @@
-import { and, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { CAR_TYPES, CAR_TYPE_LABELS, type CarType, type TripStatus } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
+import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
 import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
@@ -112,7 +113,9 @@ export function buildDriverRatingsQuery(db: DbExecutor, driverIds: string[]) {
       average: sql<string>`round(avg(${driverRatings.rating}), 1)`,
     })
     .from(driverRatings)
-    .where(and(inArray(driverRatings.driverId, driverIds), sql`${driverRatings.rating} between 1 and 5`))
+    .where(
+      and(anyOf(driverRatings.driverId, driverIds, 'uuid'), sql`${driverRatings.rating} between 1 and 5`),
+    )
     .groupBy(driverRatings.driverId);
 }
 
@@ -226,9 +229,14 @@ export type ListTuning = {
   recentWindow: number;
   /** Up to this many drivers, a sparse scope is read driver by driver. */
   fewDrivers: number;
+  /**
+   * Up to this many drivers, a scope is read driver by driver at once: a page of each of them
+   * (this many times 51 trips at most) is less to read than the window of newest trips.
+   */
+  directDrivers: number;
 };
 
-export const LIST_TUNING: ListTuning = { recentWindow: 2000, fewDrivers: 200 };
+export const LIST_TUNING: ListTuning = { recentWindow: 2000, fewDrivers: 200, directDrivers: 30 };
 
 /**
  * The queries of a list page, newest first, one row more than asked to tell whether another page
@@ -261,7 +269,7 @@ export function buildTripListQueries(
   const size = options.limit + 1;
   const drivenBy = and(
     scopeDrivers(caller) ?? undefined,
-    options.driverIds ? inArray(drivers.id, options.driverIds) : undefined,
+    options.driverIds ? anyOf(drivers.id, options.driverIds, 'uuid') : undefined,
   );
   if (!drivenBy) {
     return {
@@ -330,7 +338,7 @@ export function buildTripListQueries(
  * driver to find them (20 ms at 100,000 drivers, for a dealer that has just started).
  */
 function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, driverIds: string[] | undefined) {
-  const chosen = driverIds ? inArray(drivers.id, driverIds) : undefined;
+  const chosen = driverIds ? anyOf(drivers.id, driverIds, 'uuid') : undefined;
   if (caller.role === 'city_dealer') {
     const ofFranchise = db
       .select({ id: drivers.id })
@@ -353,31 +361,72 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, driverIds: str
 /** The trips of these ids, in this order. */
 async function findTripRecords(db: DbExecutor, ids: string[]): Promise<TripRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await selectTrips(db).where(inArray(trips.id, ids));
+  const rows = await selectTrips(db).where(anyOf(trips.id, ids, 'uuid'));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export type ScopedQueries = Extract<ReturnType<typeof buildTripListQueries>, { kind: 'scoped' }>;
 
+type QueryName = 'recent' | 'windowSize' | 'scopeSize' | 'perDriver' | 'scoped';
+
+/**
+ * How many drivers each caller's scope holds (counted up to `fewDrivers` + 1), kept for a minute:
+ * it decides only which path reads a page, never what the page holds, so a size a minute old
+ * costs at most a slower path.
+ */
+const scopeSizes = new Map<string, { size: number; until: number }>();
+const SCOPE_SIZE_TTL_MS = 60_000;
+const SCOPE_SIZES_KEPT = 10_000;
+
+function scopeKey(caller: TripScopeCaller, options: TripListOptions) {
+  return options.driverIds ? null : `${caller.role}:${caller.id}`;
+}
+
 /**
  * The ids and cursor keys of a scoped page, by the first of the paths that can answer it, with
- * the names of the queries that ran (the benchmark EXPLAINs those).
+ * the names of the queries that ran (the benchmark EXPLAINs those). A scope known to be small
+ * (at most `directDrivers`: a dealer that has just started, a few chosen drivers) is read driver by
+ * driver at once, which costs less than looking through the newest trips first.
  */
 export async function findScopedKeys(
   queries: ScopedQueries,
-  limit: number,
+  caller: TripScopeCaller,
+  options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
-) {
+): Promise<{ keys: { id: string; cursorAt: string }[]; ran: QueryName[] }> {
+  const ran: QueryName[] = [];
+  const key = scopeKey(caller, options);
+  const cached = key ? scopeSizes.get(key) : undefined;
+  // Exact when known; with chosen drivers, at most as many as were chosen.
+  let exact = cached !== undefined && cached.until > Date.now();
+  let size = exact ? cached!.size : options.driverIds?.length;
+  const countScope = async () => {
+    ran.push('scopeSize');
+    const [row] = await queries.scopeSize;
+    const counted = row?.size ?? 0;
+    if (key) {
+      if (scopeSizes.size >= SCOPE_SIZES_KEPT) scopeSizes.clear();
+      scopeSizes.set(key, { size: counted, until: Date.now() + SCOPE_SIZE_TTL_MS });
+    }
+    exact = true;
+    return counted;
+  };
+  if (size === undefined) size = await countScope();
+  if (size <= tuning.directDrivers) {
+    ran.push('perDriver');
+    return { keys: await queries.perDriver, ran };
+  }
+
+  ran.push('recent');
   const recent = await queries.recent;
-  if (recent.length > limit) return { keys: recent, ran: ['recent'] as const };
+  if (recent.length > options.limit) return { keys: recent, ran };
+  ran.push('windowSize');
   const [window] = await queries.windowSize;
-  if ((window?.size ?? 0) < tuning.recentWindow)
-    return { keys: recent, ran: ['recent', 'windowSize'] as const };
-  const [scope] = await queries.scopeSize;
-  return (scope?.size ?? 0) <= tuning.fewDrivers
-    ? { keys: await queries.perDriver, ran: ['recent', 'windowSize', 'scopeSize', 'perDriver'] as const }
-    : { keys: await queries.scoped, ran: ['recent', 'windowSize', 'scopeSize', 'scoped'] as const };
+  if ((window?.size ?? 0) < tuning.recentWindow) return { keys: recent, ran };
+  const few = (exact || size <= tuning.fewDrivers ? size : await countScope()) <= tuning.fewDrivers;
+  ran.push(few ? 'perDriver' : 'scoped');
+  return { keys: await (few ? queries.perDriver : queries.scoped), ran };
 }
 
 /** A page of the trips a caller may see, newest first, with the cursor of the next page. */
@@ -396,7 +445,7 @@ export async function findTrips(
     rows = await queries.all;
     keys = rows;
   } else {
-    ({ keys } = await findScopedKeys(queries, options.limit, tuning));
+    ({ keys } = await findScopedKeys(queries, caller, options, tuning));
     rows = await findTripRecords(
       db,
       keys.slice(0, options.limit).map((key) => key.id),
