@@ -62,7 +62,9 @@ export async function loadWithIndexesBuiltAfter<T>(
   return db.transaction(async (tx) => {
     const indexes = rowsOf(
       await tx.execute(sql`
-        select i.indexname as name, i.indexdef as definition
+        select i.indexname as name, i.indexdef as definition,
+          (select coalesce(json_agg(json_build_object('column', a.attnum, 'target', a.attstattarget)), '[]')
+           from pg_attribute a where a.attrelid = c.oid and a.attstattarget > 0) as targets
         from pg_indexes i
         join pg_class c on c.relname = i.indexname
         join pg_namespace n on n.oid = c.relnamespace and n.nspname = i.schemaname
@@ -71,11 +73,26 @@ export async function loadWithIndexesBuiltAfter<T>(
           names.map((name) => sql`${name}`),
           sql`, `,
         )}) and not x.indisunique and not x.indisprimary`),
-    ).map((row) => ({ name: String(row.name), definition: String(row.definition) }));
+    ).map((row) => ({
+      name: String(row.name),
+      definition: String(row.definition),
+      // Statistics targets set on an index's expressions (see migration 0005) go with it.
+      targets: (typeof row.targets === 'string' ? JSON.parse(row.targets) : row.targets) as {
+        column: number;
+        target: number;
+      }[],
+    }));
     for (const index of indexes) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
     const result = await load(tx as unknown as Db);
     // The definitions come from the catalog itself (pg_indexes.indexdef), not from any input.
-    for (const index of indexes) await tx.execute(sql.raw(index.definition));
+    for (const index of indexes) {
+      await tx.execute(sql.raw(index.definition));
+      for (const { column, target } of index.targets) {
+        await tx.execute(
+          sql`alter index ${sql.identifier(index.name)} alter column ${sql.raw(String(Number(column)))} set statistics ${sql.raw(String(Number(target)))}`,
+        );
+      }
+    }
     return result;
   });
 }
