@@ -145,6 +145,9 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     global: true,
     threshold: 1024,
     encodings: ['br', 'gzip'],
+    // A list page (35 KB of JSON) compresses in about 0.15 ms in one call; through a stream it
+    // cost 0.7 ms of the server's CPU. Larger answers still stream (the default cut is 8 KB here).
+    syncThreshold: 256 * 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
   await app.register(rateLimit, {
