@@ -45,3 +45,33 @@ test.describe('on a phone', { tag: '@phone' }, () => {
     await expect(page.getByRole('button', { name: 'Contact Us' })).toBeVisible();
   });
 });
+
+test.describe('lists on a phone', { tag: '@phone' }, () => {
+  for (const [path, title, action] of [
+    ['/trips', 'List of Trips', 'View Details'],
+    ['/drivers', 'Driver List', 'More'],
+  ] as const) {
+    test(`${title} shows its rows as cards, with their actions in reach and nothing sideways`, async ({
+      page,
+    }) => {
+      await signInThroughUi(page, 'admin');
+      await page.goto(path);
+      await expect(screenTitle(page, title)).toBeVisible();
+      const rows = page.getByRole('row');
+      // The header row is there for screen readers, not on the screen.
+      await expect(rows.first()).not.toBeInViewport();
+      const card = rows.nth(1);
+      const box = (await card.boundingBox())!;
+      const width = page.viewportSize()!.width;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      // A thumb-sized button, inside the card.
+      const button = card.getByRole('button', { name: action });
+      const target = (await button.boundingBox())!;
+      expect(target.height).toBeGreaterThanOrEqual(40);
+      expect(target.x + target.width).toBeLessThanOrEqual(box.x + box.width);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+    });
+  }
+});

@@ -1,11 +1,12 @@
-import { Badge, Table, Text, VisuallyHidden } from '@mantine/core';
+import { Text, VisuallyHidden } from '@mantine/core';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { CityDealer } from '@bmet/shared/schemas/account';
 import { stateLabel } from '../lib/format';
 import { ErrorAlert } from './error-alert';
 import { ListLoader } from './list-loader';
 import { ListSummary, noMatchText } from './list-summary';
-import { ListTable } from './list-table';
+import { Cell, ListTable, listTableClasses } from './list-table';
+import { Tag } from './row-parts';
 import { LoadMoreButton, type PagedQuery } from './load-more-button';
 
 /** What city dealers and franchises have in common, which is all their lists and popups show of both. */
@@ -50,34 +51,33 @@ export function AccountList<T extends Account>({
         query={query}
         empty={MESSAGES.noDealers}
       />
-      <ListTable minWidth={640} columns={['Name', 'Email', 'State', <VisuallyHidden>Notice</VisuallyHidden>]}>
+      <ListTable columns={['Name', 'Email', 'State', <VisuallyHidden>Notice</VisuallyHidden>]}>
         {accounts.map((account, index) => (
-          <Table.Tr
+          <tr
             key={account.id}
+            role="row"
+            data-clickable
             onClick={() => onOpen(account)}
             onKeyDown={(event) => (event.key === 'Enter' || event.key === ' ') && onOpen(account)}
             tabIndex={0}
-            style={{ cursor: 'pointer' }}
             aria-label={`Open ${account.name || account.email}`}
           >
-            <Table.Td>
-              {account.name || '-'}
-              {account.disabled && (
-                <Badge ml="xs" size="xs" color="gray" variant="light">
-                  Disabled
-                </Badge>
-              )}
-            </Table.Td>
-            <Table.Td>{account.email}</Table.Td>
-            <Table.Td>{stateLabel(account.state)}</Table.Td>
-            <Table.Td>
+            <Cell label="">
+              <span className={listTableClasses.cellGroup}>
+                <span className={listTableClasses.title}>{account.name || '-'}</span>
+                {account.disabled && <Tag color="gray">Disabled</Tag>}
+              </span>
+            </Cell>
+            <Cell label="Email">{account.email}</Cell>
+            <Cell label="State">{stateLabel(account.state)}</Cell>
+            <Cell label="">
               {index === 0 && (
-                <Badge variant="light" color="teal" style={{ textTransform: 'none' }}>
+                <Tag color="teal" plainCase>
                   {MESSAGES.newDealer(account.name || account.email)}
-                </Badge>
+                </Tag>
               )}
-            </Table.Td>
-          </Table.Tr>
+            </Cell>
+          </tr>
         ))}
       </ListTable>
       <LoadMoreButton query={list}>{`Load more ${noun}`}</LoadMoreButton>

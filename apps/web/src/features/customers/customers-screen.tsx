@@ -1,9 +1,8 @@
-import { Table } from '@mantine/core';
 import { lazy, useState } from 'react';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
-import { ListTable } from '../../components/list-table';
+import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -45,22 +44,25 @@ export function CustomersScreen() {
             empty="No customers yet."
           />
           {customers.length > 0 && (
-            <ListTable minWidth={560} columns={['Name', 'Email', 'Phone Number']}>
+            <ListTable label="Customers" columns={['Name', 'Email', 'Phone Number']}>
               {customers.map((customer) => (
-                <Table.Tr
+                <tr
                   key={customer.id}
+                  role="row"
+                  data-clickable
                   onClick={() => setSelected(customer.id)}
                   onKeyDown={(event) =>
                     (event.key === 'Enter' || event.key === ' ') && setSelected(customer.id)
                   }
                   tabIndex={0}
-                  style={{ cursor: 'pointer' }}
                   aria-label={`Open ${customer.name}`}
                 >
-                  <Table.Td>{customer.name}</Table.Td>
-                  <Table.Td>{customer.email ?? '-'}</Table.Td>
-                  <Table.Td>{customer.phoneNumber ?? '-'}</Table.Td>
-                </Table.Tr>
+                  <Cell label="">
+                    <span className={listTableClasses.title}>{customer.name}</span>
+                  </Cell>
+                  <Cell label="Email">{customer.email ?? '-'}</Cell>
+                  <Cell label="Phone Number">{customer.phoneNumber ?? '-'}</Cell>
+                </tr>
               ))}
             </ListTable>
           )}

@@ -1,7 +1,8 @@
-import { Badge, Button, FileButton, Group, Loader, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, FileButton, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { lazy, useState } from 'react';
 import { OnDemand } from '../../components/on-demand';
+import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import {
@@ -168,34 +169,24 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
   return (
     <>
-      <Table.ScrollContainer minWidth={640}>
-        <Table verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Document</Table.Th>
-              <Table.Th>Image</Table.Th>
-              <Table.Th>Status</Table.Th>
-              <Table.Th>Actions</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {documents.data.map((document) => (
-              <Table.Tr key={document.key}>
-                <Table.Td>{document.label}</Table.Td>
-                <Table.Td>
-                  <Thumbnail driverId={driverId} document={document} />
-                </Table.Td>
-                <Table.Td>
-                  <StatusCell document={document} />
-                </Table.Td>
-                <Table.Td>
-                  <DocumentActions driverId={driverId} document={document} onReject={setRejecting} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable label="Documents" columns={['Document', 'Image', 'Status', 'Actions']}>
+        {documents.data.map((document) => (
+          <tr key={document.key} role="row">
+            <Cell label="">
+              <span className={listTableClasses.title}>{document.label}</span>
+            </Cell>
+            <Cell label="Image">
+              <Thumbnail driverId={driverId} document={document} />
+            </Cell>
+            <Cell label="Status">
+              <StatusCell document={document} />
+            </Cell>
+            <Cell label="">
+              <DocumentActions driverId={driverId} document={document} onReject={setRejecting} />
+            </Cell>
+          </tr>
+        ))}
+      </ListTable>
       <OnDemand open={rejecting !== null}>
         <RejectDialog
           driverId={driverId}

@@ -1,4 +1,4 @@
-import { Button, Group, SegmentedControl, Table } from '@mantine/core';
+import { Group, SegmentedControl } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
@@ -9,7 +9,8 @@ import type { Driver } from '@bmet/shared/schemas/driver';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
-import { ListTable } from '../../components/list-table';
+import { Cell, ListTable, listTableClasses } from '../../components/list-table';
+import { RowButton } from '../../components/row-parts';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -26,9 +27,7 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
 
   if (deletedView) {
     return (
-      <Button
-        size="xs"
-        variant="light"
+      <RowButton
         loading={restore.isPending}
         onClick={() =>
           restore.mutate(driver.id, {
@@ -39,16 +38,15 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
         }
       >
         Restore
-      </Button>
+      </RowButton>
     );
   }
   return (
-    <Group gap="xs" wrap="nowrap">
+    <div className={listTableClasses.actions}>
       {confirming ? (
         <>
-          <Button
-            size="xs"
-            color="red"
+          <RowButton
+            variant="danger"
             loading={remove.isPending}
             onClick={() =>
               remove.mutate(driver.id, {
@@ -61,20 +59,20 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
             }
           >
             Confirm
-          </Button>
-          <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+          </RowButton>
+          <RowButton variant="default" onClick={() => setConfirming(false)}>
             Cancel
-          </Button>
+          </RowButton>
         </>
       ) : (
-        <Button size="xs" color="red" variant="light" onClick={() => setConfirming(true)}>
+        <RowButton variant="danger-light" onClick={() => setConfirming(true)}>
           {MESSAGES.deleteDriver}
-        </Button>
+        </RowButton>
       )}
-      <Button size="xs" variant="default" onClick={() => navigate(`/drivers/${driver.id}`)}>
+      <RowButton variant="default" onClick={() => navigate(`/drivers/${driver.id}`)}>
         More
-      </Button>
-    </Group>
+      </RowButton>
+    </div>
   );
 }
 
@@ -132,17 +130,22 @@ export function DriversScreen() {
             empty={deletedView ? 'No deleted drivers.' : 'No drivers yet.'}
           />
           {drivers.length > 0 && (
-            <ListTable minWidth={760} columns={['Name', 'Email', 'Phone Number', 'Country', 'Actions']}>
+            <ListTable
+              label={MESSAGES.driverList}
+              columns={['Name', 'Email', 'Phone Number', 'Country', 'Actions']}
+            >
               {drivers.map((driver) => (
-                <Table.Tr key={driver.id}>
-                  <Table.Td>{driver.name}</Table.Td>
-                  <Table.Td>{driver.email || MESSAGES.noInfo}</Table.Td>
-                  <Table.Td>{driver.phoneNumber || MESSAGES.noInfo}</Table.Td>
-                  <Table.Td>{driver.country || DEFAULT_COUNTRY}</Table.Td>
-                  <Table.Td>
+                <tr key={driver.id} role="row">
+                  <Cell label="">
+                    <span className={listTableClasses.title}>{driver.name}</span>
+                  </Cell>
+                  <Cell label="Email">{driver.email || MESSAGES.noInfo}</Cell>
+                  <Cell label="Phone Number">{driver.phoneNumber || MESSAGES.noInfo}</Cell>
+                  <Cell label="Country">{driver.country || DEFAULT_COUNTRY}</Cell>
+                  <Cell label="">
                     <RowActions driver={driver} deletedView={deletedView} />
-                  </Table.Td>
-                </Table.Tr>
+                  </Cell>
+                </tr>
               ))}
             </ListTable>
           )}

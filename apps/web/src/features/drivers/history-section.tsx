@@ -1,5 +1,6 @@
-import { Table, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { MESSAGES } from '@bmet/shared/messages';
+import { Cell, ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { formatDateTime, formatRupees } from '../../lib/format';
 import { useHistory } from './api';
@@ -17,32 +18,28 @@ export function HistorySection({ driverId }: { driverId: string }) {
   if (entries.length === 0) return <Text c="dimmed">{MESSAGES.noBookingHistory}</Text>;
   return (
     <>
-      <Table.ScrollContainer minWidth={760}>
-        <Table striped verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>Customer Name</Table.Th>
-              <Table.Th>Pickup Location</Table.Th>
-              <Table.Th>Destination Location</Table.Th>
-              <Table.Th>Distance (km)</Table.Th>
-              <Table.Th>Price</Table.Th>
-              <Table.Th>Date and Time</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {entries.map((entry) => (
-              <Table.Tr key={entry.id}>
-                <Table.Td>{dash(entry.customerName)}</Table.Td>
-                <Table.Td>{dash(entry.pickUpLocation)}</Table.Td>
-                <Table.Td>{dash(entry.destinationLocation)}</Table.Td>
-                <Table.Td>{dash(entry.distance)}</Table.Td>
-                <Table.Td>{rupees(entry.price)}</Table.Td>
-                <Table.Td>{formatDateTime(entry.dateTime)}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <ListTable
+        label="Booking history"
+        columns={[
+          'Customer Name',
+          'Pickup Location',
+          'Destination Location',
+          'Distance (km)',
+          'Price',
+          'Date and Time',
+        ]}
+      >
+        {entries.map((entry) => (
+          <tr key={entry.id} role="row">
+            <Cell label="Customer Name">{dash(entry.customerName)}</Cell>
+            <Cell label="Pickup Location">{dash(entry.pickUpLocation)}</Cell>
+            <Cell label="Destination Location">{dash(entry.destinationLocation)}</Cell>
+            <Cell label="Distance (km)">{dash(entry.distance)}</Cell>
+            <Cell label="Price">{rupees(entry.price)}</Cell>
+            <Cell label="Date and Time">{formatDateTime(entry.dateTime)}</Cell>
+          </tr>
+        ))}
+      </ListTable>
       <LoadMoreButton query={history} size="xs">
         Load more bookings
       </LoadMoreButton>

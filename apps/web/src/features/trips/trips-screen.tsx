@@ -1,4 +1,4 @@
-import { Badge, Button, Group, NativeSelect, Table, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
 import { lazy, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
@@ -7,7 +7,8 @@ import { MESSAGES } from '@bmet/shared/messages';
 import type { Trip } from '@bmet/shared/schemas/trip';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
-import { ListTable } from '../../components/list-table';
+import { Cell, ListTable, listTableClasses } from '../../components/list-table';
+import { RowButton, Tag, type TagColor } from '../../components/row-parts';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -21,7 +22,7 @@ const TripDetailDrawer = lazy(() =>
   import('./trip-detail-panel').then((m) => ({ default: m.TripDetailDrawer })),
 );
 
-const STATUS_COLORS: Record<TripStatus, string> = {
+const STATUS_COLORS: Record<TripStatus, TagColor> = {
   requested: 'gray',
   assigned: 'blue',
   started: 'cyan',
@@ -32,20 +33,18 @@ const ANY = { value: '', label: 'Any' };
 const label = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 function Badges({ trip, first }: { trip: Trip; first: boolean }) {
-  if (first) return <Badge color="grape">{MESSAGES.mostRecentTrip}</Badge>;
+  if (first)
+    return (
+      <Tag color="grape" variant="filled">
+        {MESSAGES.mostRecentTrip}
+      </Tag>
+    );
+  if (!trip.paid && !trip.completed) return null;
   return (
-    <Group gap={4}>
-      {trip.paid && (
-        <Badge color="green" variant="light">
-          Paid
-        </Badge>
-      )}
-      {trip.completed && (
-        <Badge color="teal" variant="light">
-          Completed
-        </Badge>
-      )}
-    </Group>
+    <span className={listTableClasses.cellGroup}>
+      {trip.paid && <Tag color="green">Paid</Tag>}
+      {trip.completed && <Tag color="teal">Completed</Tag>}
+    </span>
   );
 }
 
@@ -84,31 +83,26 @@ export function TripsScreen() {
 
   const table = (
     <ListTable
-      minWidth={720}
       label={MESSAGES.listOfTrips}
       columns={['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions']}
     >
       {trips.map((trip, index) => (
-        <Table.Tr key={trip.id} bg={trip.id === tripId ? 'var(--mantine-color-teal-0)' : undefined}>
-          <Table.Td>
-            <Text size="sm" fw={500}>
-              {trip.title}
-            </Text>
+        <tr key={trip.id} role="row" data-selected={trip.id === tripId || undefined}>
+          <Cell label="">
+            <div className={listTableClasses.title}>{trip.title}</div>
             <Badges trip={trip} first={index === 0} />
-          </Table.Td>
-          <Table.Td>{trip['pick-up'].location ?? '-'}</Table.Td>
-          <Table.Td>{trip.destination.location ?? '-'}</Table.Td>
-          <Table.Td>
-            <Badge color={STATUS_COLORS[trip.status]} variant="outline">
+          </Cell>
+          <Cell label="Pick-up Location">{trip['pick-up'].location ?? '-'}</Cell>
+          <Cell label="Destination Location">{trip.destination.location ?? '-'}</Cell>
+          <Cell label="Status">
+            <Tag color={STATUS_COLORS[trip.status]} variant="outline">
               {label(trip.status)}
-            </Badge>
-          </Table.Td>
-          <Table.Td>
-            <Button size="xs" variant="light" onClick={() => navigate(`/trips/${trip.id}`)}>
-              View Details
-            </Button>
-          </Table.Td>
-        </Table.Tr>
+            </Tag>
+          </Cell>
+          <Cell label="">
+            <RowButton onClick={() => navigate(`/trips/${trip.id}`)}>View Details</RowButton>
+          </Cell>
+        </tr>
       ))}
     </ListTable>
   );
