@@ -283,7 +283,7 @@ test.describe('manage car rates', () => {
     // per_km that is not whole gives paise.
     await field(page, 'per_km').fill('12.5');
     await distance.fill('3');
-    await expect(fare).toHaveText('₹107.5');
+    await expect(fare).toHaveText('₹107.50');
 
     await field(page, 'basePrice').fill('');
     await expect(preview).toContainText('Enter basePrice to see a fare.');

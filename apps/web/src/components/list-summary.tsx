@@ -1,3 +1,4 @@
+import { formatCount } from '../lib/format';
 import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 
@@ -30,7 +31,7 @@ export function ListSummary({
         ? query
           ? noMatchText(noun, query)
           : empty
-        : `Showing ${shown} of ${total.toLocaleString('en-IN')}${totalCapped ? '+' : ''} ${countedAs}`}
+        : `Showing ${shown} of ${formatCount(total)}${totalCapped ? '+' : ''} ${countedAs}`}
     </Text>
   );
 }

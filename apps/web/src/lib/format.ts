@@ -1,21 +1,83 @@
 import type { State } from '@bmet/shared/constants';
 
+/**
+ * The one place where the console formats dates, times, money and counts: staff work in India, so
+ * every moment is shown in India Standard Time whatever the browser's zone, dates as DD/MM/YYYY,
+ * times on the 12-hour clock, amounts in rupees with Indian digit grouping.
+ */
+export const INDIA_TIME_ZONE = 'Asia/Kolkata';
+
+const dateFormat = new Intl.DateTimeFormat('en-IN', {
+  timeZone: INDIA_TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+});
+const timeFormat = new Intl.DateTimeFormat('en-IN', {
+  timeZone: INDIA_TIME_ZONE,
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+});
+const wholeRupees = new Intl.NumberFormat('en-IN', { maximumFractionDigits: 0 });
+const rupeesAndPaise = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const countFormat = new Intl.NumberFormat('en-IN');
+
+const asDate = (moment: string | Date) => (typeof moment === 'string' ? new Date(moment) : moment);
+
 /** A state as people write it ('tamil nadu' is shown as 'Tamil Nadu'), or '-' for none; the value stays lowercase. */
 export function stateLabel(state: State | null): string {
   return state ? state.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase()) : '-';
 }
 
-/** Rupees as written in India, with paise only when there are any: ₹1,250 or ₹87.5. */
+/** Rupees with Indian grouping, and two decimals when there are paise: ₹1,25,000 or ₹107.50. */
 export function formatRupees(amount: number): string {
-  return `₹${amount.toLocaleString('en-IN', { maximumFractionDigits: 2 })}`;
+  const paise = Math.round(amount * 100) % 100 !== 0;
+  return `₹${(paise ? rupeesAndPaise : wholeRupees).format(amount)}`;
 }
 
-/** A date in India's usual form: 12 Jun 2026. */
-export function formatDate(iso: string): string {
-  return new Date(iso).toLocaleDateString('en-IN', { dateStyle: 'medium' });
+/** A count with Indian grouping: 1,25,000. */
+export function formatCount(count: number): string {
+  return countFormat.format(count);
 }
 
-/** A moment in the admin's locale for India: 12 Jun 2026, 10:30 am. */
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
+/** The day of a moment in India: 24/11/2026. */
+export function formatDate(moment: string | Date): string {
+  return dateFormat.format(asDate(moment));
+}
+
+/** The time of a moment in India: 9:05 am. */
+export function formatTime(moment: string | Date): string {
+  return timeFormat.format(asDate(moment)).replace(/\s+/g, ' ');
+}
+
+/** A moment in India: 24/11/2026, 9:05 am. */
+export function formatDateTime(moment: string | Date): string {
+  return `${formatDate(moment)}, ${formatTime(moment)}`;
+}
+
+/** A calendar date (YYYY-MM-DD, as the API takes it) as staff read it: 24/11/2026. */
+export function formatCalendarDate(date: string): string {
+  const [year, month, day] = date.split('-');
+  return `${day}/${month}/${year}`;
+}
+
+/**
+ * A date typed as DD/MM/YYYY (or D/M/YYYY, with / - or . between) as the API takes it
+ * (YYYY-MM-DD), or null when it is not a real date.
+ */
+export function parseCalendarDate(text: string): string | null {
+  const match = /^\s*(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})\s*$/.exec(text);
+  if (!match) return null;
+  const [day, month, year] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  if (
+    year < 1 ||
+    date.getUTCFullYear() !== year ||
+    date.getUTCMonth() !== month - 1 ||
+    date.getUTCDate() !== day
+  ) {
+    return null;
+  }
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }

@@ -29,7 +29,7 @@ import {
   type StateRates,
 } from '@bmet/shared/schemas/car-rate';
 import { ApiError } from '../../lib/api-client';
-import { stateLabel } from '../../lib/format';
+import { formatCount, stateLabel } from '../../lib/format';
 import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
@@ -49,7 +49,7 @@ const DESCRIPTIONS: Record<RateField, string> = Object.fromEntries(
     field,
     field === 'rushHour'
       ? `Multiplier, 0 to ${RATE_FIELD_MAX[field]}`
-      : `Rupees, 0 to ${RATE_FIELD_MAX[field].toLocaleString('en-IN')}`,
+      : `Rupees, 0 to ${formatCount(RATE_FIELD_MAX[field])}`,
   ]),
 ) as Record<RateField, string>;
 

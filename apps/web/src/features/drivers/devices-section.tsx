@@ -1,10 +1,10 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
+import { formatDateTime } from '../../lib/format';
 import { useDeviceTokens, useIssueDeviceToken, useRevokeDeviceToken } from './api';
 
-const dateTime = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' }) : '-';
+const dateTime = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
 
 /** Device tokens with which the driver's phone reports its position: issue (shown once) and revoke. */
 export function DevicesSection({ driverId }: { driverId: string }) {

@@ -11,6 +11,7 @@ import {
   DOCUMENT_STATUS_LABELS,
 } from '@bmet/shared/constants';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
+import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';
@@ -25,9 +26,6 @@ const STATUS_COLORS: Record<DocumentStatus, string> = {
   approved: 'teal',
   rejected: 'red',
 };
-
-const dateTime = (iso: string) =>
-  new Date(iso).toLocaleString('en-IN', { dateStyle: 'medium', timeStyle: 'short' });
 
 function Thumbnail({ driverId, document }: { driverId: string; document: DriverDocument }) {
   const image = useDocumentImage(driverId, document.key, document.hasImage ? document.uploadedAt : null);
@@ -69,12 +67,12 @@ function StatusCell({ document }: { document: DriverDocument }) {
       </Badge>
       {document.reviewedBy && document.reviewedAt && (
         <Text size="xs" c="dimmed">
-          by {document.reviewedBy.name}, {dateTime(document.reviewedAt)}
+          by {document.reviewedBy.name}, {formatDateTime(document.reviewedAt)}
         </Text>
       )}
       {document.status === 'submitted' && document.uploadedAt && (
         <Text size="xs" c="dimmed">
-          uploaded {dateTime(document.uploadedAt)}, awaiting review
+          uploaded {formatDateTime(document.uploadedAt)}, awaiting review
         </Text>
       )}
       {document.rejectionReason && (

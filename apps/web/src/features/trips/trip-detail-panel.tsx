@@ -1,3 +1,4 @@
+import { formatDateTime } from '../../lib/format';
 import {
   Drawer,
   Alert,
@@ -154,11 +155,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                   <Group justify="space-between" wrap="wrap">
                     <StarRating value={entry.rating} />
                     <Text size="xs" c="dimmed">
-                      {entry.author.name},{' '}
-                      {new Date(entry.createdAt).toLocaleString('en-IN', {
-                        dateStyle: 'medium',
-                        timeStyle: 'short',
-                      })}
+                      {entry.author.name}, {formatDateTime(entry.createdAt)}
                     </Text>
                   </Group>
                   {entry.feedback && (
