@@ -75,3 +75,55 @@ test.describe('lists on a phone', { tag: '@phone' }, () => {
     });
   }
 });
+
+test.describe('trip filters on a phone', { tag: '@phone' }, () => {
+  test('fold into a drawer that says how many are in use, and dialogs take the whole screen', async ({
+    page,
+  }) => {
+    await signInThroughUi(page, 'admin');
+    await page.goto('/trips');
+    await expect(screenTitle(page, 'List of Trips')).toBeVisible();
+    await expect(page.getByLabel('Status', { exact: true })).toBeHidden();
+
+    await page.getByRole('button', { name: 'Filters', exact: true }).click();
+    const drawer = page.getByRole('dialog', { name: 'Filters' });
+    await drawer.getByLabel('Status', { exact: true }).selectOption({ label: 'Cancelled' });
+    await drawer.getByRole('button', { name: 'Show results' }).click();
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Filters (1)' })).toBeVisible();
+    const statuses = page.getByRole('row').locator('td[data-label="Status"]');
+    await expect(statuses.first()).toHaveText('Cancelled');
+    for (const status of await statuses.allInnerTexts()) expect(status.toLowerCase()).toBe('cancelled');
+
+    // The trip opened from a card fills the screen.
+    await page.getByRole('button', { name: 'View Details' }).first().click();
+    const details = page.getByRole('region', { name: 'Trip details' });
+    await expect(details).toBeVisible();
+    const box = (await details.boundingBox())!;
+    expect(Math.round(box.width)).toBe(page.viewportSize()!.width);
+  });
+});
+
+test.describe('the header on a phone', { tag: '@phone' }, () => {
+  test('keeps every button on the screen', async ({ page }) => {
+    await signInThroughUi(page, 'admin');
+    for (const name of ['Toggle navigation', 'Colours:', 'Help', 'Contact Us', 'account menu']) {
+      await expect(page.getByRole('banner').getByRole('button', { name }).first()).toBeInViewport({
+        ratio: 1,
+      });
+    }
+  });
+});
+
+test.describe('dialogs on a phone', { tag: '@phone' }, () => {
+  test('take the whole screen', async ({ page }) => {
+    await page.goto('/admin');
+    await page.getByRole('button', { name: 'Help' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Help' });
+    await expect(dialog).toBeVisible();
+    const box = (await dialog.boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(Math.round(box.width)).toBe(viewport.width);
+    expect(Math.round(box.height)).toBe(viewport.height);
+  });
+});

@@ -245,6 +245,7 @@ for (const role of ['admin', 'city_dealer'] as const) {
       session,
     }) => {
       const newest = (await fetchTrips(request, session!, {}, 1)).trips[0]!;
+      const asTyped = (date: string) => date.split('-').reverse().join('/');
       const from = daysBefore(newest.createdAt, 40);
       const to = daysBefore(newest.createdAt, 30);
       const steps: { name: string; filters: TripFilters; apply: () => Promise<void> }[] = [
@@ -274,8 +275,9 @@ for (const role of ['admin', 'city_dealer'] as const) {
             await choose(page, 'Status', 'Any');
             await choose(page, 'Car type', 'Any');
             await choose(page, 'Payment', 'Paid');
-            await page.getByLabel('From', { exact: true }).fill(from);
-            await page.getByLabel('To', { exact: true }).fill(to);
+            // Dates are typed as staff in India write them.
+            await page.getByLabel('From', { exact: true }).fill(asTyped(from));
+            await page.getByLabel('To', { exact: true }).fill(asTyped(to));
           },
         },
       ];
@@ -304,6 +306,25 @@ for (const role of ['admin', 'city_dealer'] as const) {
     });
   });
 }
+
+test.describe('trip dates as typed', () => {
+  test.use({ role: 'admin' });
+  test('a date that is not real is named and changes nothing; DD/MM/YYYY applies', async ({ page }) => {
+    await page.goto('/trips');
+    await expect(bodyRows(page)).toHaveCount(50, NETWORK);
+    const first = (await bodyRows(page).first().textContent()) ?? '';
+    const from = page.getByLabel('From', { exact: true });
+    await expect(from).toHaveAttribute('placeholder', 'DD/MM/YYYY');
+    await from.fill('31/02/2026');
+    await from.blur();
+    await expect(page.getByText('Enter a real date as DD/MM/YYYY.')).toBeVisible();
+    await expect(bodyRows(page).first()).toHaveText(first);
+    // A day far in the future leaves no trip.
+    await from.fill('01/01/2999');
+    await expect(page.getByText('Enter a real date as DD/MM/YYYY.')).toBeHidden();
+    await expect(page.getByText('No trips match.')).toBeVisible(NETWORK);
+  });
+});
 
 for (const role of ['city_dealer', 'franchise'] as const) {
   test.describe(`trip scope of a ${role}`, () => {

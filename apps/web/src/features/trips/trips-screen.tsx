@@ -1,10 +1,12 @@
-import { Group, NativeSelect, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, Text } from '@mantine/core';
 import { lazy, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPE_LABELS, CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import type { Trip } from '@bmet/shared/schemas/trip';
+import { DateField } from '../../components/date-field';
+import { Filters } from '../../components/filters';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
@@ -117,36 +119,32 @@ export function TripsScreen() {
           onChange={setSearch}
           width={260}
         />
-        {/* Native selects: the phone's own picker, and no dropdown code to load. */}
-        <NativeSelect
-          label="Status"
-          value={status ?? ''}
-          onChange={(e) => setStatus(e.currentTarget.value || null)}
-          data={[ANY, ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
-          w={140}
-        />
-        <NativeSelect
-          label="Payment"
-          value={paid ?? ''}
-          onChange={(e) => setPaid(e.currentTarget.value || null)}
-          data={[ANY, { value: 'paid', label: 'Paid' }, { value: 'unpaid', label: 'Unpaid' }]}
-          w={120}
-        />
-        <NativeSelect
-          label="Car type"
-          value={carType ?? ''}
-          onChange={(e) => setCarType(e.currentTarget.value || null)}
-          data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))]}
-          w={140}
-        />
-        <TextInput
-          label="From"
-          type="date"
-          value={from}
-          onChange={(e) => setFrom(e.currentTarget.value)}
-          w={150}
-        />
-        <TextInput label="To" type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} w={150} />
+        <Filters active={[status, paid, carType, from, to].filter(Boolean).length}>
+          {/* Native selects: the phone's own picker, and no dropdown code to load. */}
+          <NativeSelect
+            label="Status"
+            value={status ?? ''}
+            onChange={(e) => setStatus(e.currentTarget.value || null)}
+            data={[ANY, ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
+            w={140}
+          />
+          <NativeSelect
+            label="Payment"
+            value={paid ?? ''}
+            onChange={(e) => setPaid(e.currentTarget.value || null)}
+            data={[ANY, { value: 'paid', label: 'Paid' }, { value: 'unpaid', label: 'Unpaid' }]}
+            w={120}
+          />
+          <NativeSelect
+            label="Car type"
+            value={carType ?? ''}
+            onChange={(e) => setCarType(e.currentTarget.value || null)}
+            data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))]}
+            w={140}
+          />
+          <DateField label="From" value={from} onChange={setFrom} w={150} />
+          <DateField label="To" value={to} onChange={setTo} w={150} />
+        </Filters>
       </Group>
       {list.isPending ? (
         <ListLoader label="Loading trips" />
