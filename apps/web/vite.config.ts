@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { BOOT_SCRIPT } from '../../packages/shared/src/boot-script';
 
 /**
  * Mantine's ScrollArea (inside every table and dialog) takes one small hook, useMergeRefs, from
@@ -26,11 +27,19 @@ function scrollAreaMergeRefs(): Plugin {
   };
 }
 
+/** Writes the boot script (see @bmet/shared/boot-script) into the page's head. */
+function bootScript(): Plugin {
+  return {
+    name: 'boot-script',
+    transformIndexHtml: () => [{ tag: 'script', children: BOOT_SCRIPT, injectTo: 'head-prepend' }],
+  };
+}
+
 // In development the API runs on its own port; the web app's /api calls go to it.
 const apiPort = process.env.API_PORT ?? '3000';
 
 export default defineConfig({
-  plugins: [scrollAreaMergeRefs(), react()],
+  plugins: [scrollAreaMergeRefs(), bootScript(), react()],
   server: {
     port: 5173,
     proxy: { '/api': `http://localhost:${apiPort}` },

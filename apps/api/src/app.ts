@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { constants as zlibConstants } from 'node:zlib';
@@ -9,6 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { BOOT_SCRIPT } from '@bmet/shared/boot-script';
 import {
   jsonSchemaTransform,
   serializerCompiler,
@@ -120,7 +121,8 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        // Same-origin scripts, and the page's one inline boot script by its hash.
+        scriptSrc: ["'self'", `'sha256-${createHash('sha256').update(BOOT_SCRIPT).digest('base64')}'`],
         // Mantine sets style attributes at run time; scripts stay strictly same-origin.
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:'],

@@ -26,7 +26,7 @@ function AccountButtonInner({ onLogout }: Props) {
   if (!session) return null;
   const name = user?.displayName || user?.email || ROLE_LABELS[session.role];
   const trigger = (
-    <UnstyledButton aria-label="Account menu" aria-haspopup="menu" onClick={() => setWanted(true)}>
+    <UnstyledButton aria-label={`${name}, account menu`} aria-haspopup="menu" onClick={() => setWanted(true)}>
       <AccountMenuLabel name={name} />
     </UnstyledButton>
   );

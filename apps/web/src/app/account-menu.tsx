@@ -16,7 +16,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
   return (
     <Menu position="bottom-end" withinPortal defaultOpened>
       <Menu.Target>
-        <UnstyledButton aria-label="Account menu">
+        <UnstyledButton aria-label={`${name}, account menu`}>
           <AccountMenuLabel name={name} />
         </UnstyledButton>
       </Menu.Target>

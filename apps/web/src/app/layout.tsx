@@ -8,6 +8,7 @@ import { MESSAGES } from '@bmet/shared/messages';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
 import { useSession } from '../lib/session-context';
+import { ColorSchemeButton } from './color-scheme-button';
 import classes from './layout.module.css';
 import type { HelpTopic } from './help-dialog';
 import { NAV_ITEMS } from './routes';
@@ -74,6 +75,9 @@ export function Layout() {
 
   return (
     <>
+      <a className={classes.skipLink} href="#content">
+        Skip to content
+      </a>
       <header className={classes.header}>
         <Group gap="xs" wrap="nowrap">
           {session && (
@@ -86,12 +90,13 @@ export function Layout() {
             />
           )}
           <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
-          <Title order={1} size="h3" style={{ whiteSpace: 'nowrap' }}>
+          <Title order={1} size="h3" className={classes.title}>
             {MESSAGES.productTitle}
           </Title>
         </Group>
         <Group gap="xs" wrap="nowrap">
           <Group gap={0} wrap="nowrap">
+            <ColorSchemeButton />
             <HelpDialogs />
           </Group>
           {session && (
@@ -124,7 +129,7 @@ export function Layout() {
           </UnstyledButton>
         </nav>
       )}
-      <main className={classes.main} data-with-navbar={session ? true : undefined}>
+      <main id="content" tabIndex={-1} className={classes.main} data-with-navbar={session ? true : undefined}>
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>

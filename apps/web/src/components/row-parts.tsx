@@ -17,8 +17,10 @@ export function Tag({
   children: ReactNode;
 }) {
   const style = {
+    '--tag-pale': `var(--mantine-color-${color}-0)`,
     '--tag-light': `var(--mantine-color-${color}-light)`,
-    '--tag-dark': `var(--mantine-color-${color}-9)`,
+    // Mantine's darkest shade, darker still: 4.5:1 on the pale background even for green.
+    '--tag-dark': `color-mix(in srgb, var(--mantine-color-${color}-9), black 25%)`,
     '--tag-bright': `var(--mantine-color-${color}-2)`,
   } as CSSProperties;
   return (

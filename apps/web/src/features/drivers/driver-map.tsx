@@ -1,4 +1,5 @@
 import 'leaflet/dist/leaflet.css';
+import './driver-map.css';
 import L from 'leaflet';
 import { useEffect } from 'react';
 import { MapContainer, Marker, TileLayer, useMap } from 'react-leaflet';

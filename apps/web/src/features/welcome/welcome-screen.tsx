@@ -24,7 +24,7 @@ export function WelcomeScreen() {
   const role = session?.role;
 
   return (
-    <Paper p={{ base: 'lg', sm: 'xl' }} radius="lg" bg="teal.0" mt="md">
+    <Paper p={{ base: 'lg', sm: 'xl' }} radius="lg" className="welcome-card" mt="md">
       <Stack gap="md" className="welcome-fade-in">
         <Title order={2}>{MESSAGES.welcomeHeading(name)}</Title>
         <Text size="lg" c="dimmed">

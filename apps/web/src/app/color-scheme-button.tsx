@@ -1,0 +1,34 @@
+import { ActionIcon, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+
+const SCHEMES: { value: MantineColorScheme; label: string; Icon: typeof IconSun }[] = [
+  { value: 'auto', label: 'as the system', Icon: IconDeviceDesktop },
+  { value: 'light', label: 'light', Icon: IconSun },
+  { value: 'dark', label: 'dark', Icon: IconMoon },
+];
+
+/**
+ * Light, dark, or the system's choice (the default): each press takes the next. The choice is
+ * kept in this browser and applied before the page is drawn (@bmet/shared/boot-script).
+ */
+export function ColorSchemeButton() {
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  const index = Math.max(
+    0,
+    SCHEMES.findIndex((scheme) => scheme.value === colorScheme),
+  );
+  const current = SCHEMES[index]!;
+  const next = SCHEMES[(index + 1) % SCHEMES.length]!;
+  const label = `Colours: ${current.label}. Switch to ${next.label}`;
+  return (
+    <ActionIcon
+      variant="subtle"
+      color="gray"
+      aria-label={label}
+      title={label}
+      onClick={() => setColorScheme(next.value)}
+    >
+      <current.Icon size={18} aria-hidden />
+    </ActionIcon>
+  );
+}

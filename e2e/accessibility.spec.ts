@@ -1,0 +1,67 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { Page } from '@playwright/test';
+import { expect, signInThroughUi, test } from './fixtures';
+import { screenTitle, STAFF_ROUTES } from './routes';
+
+/**
+ * axe-core on every screen, in both colour schemes and at both widths (the phone project runs the
+ * tests tagged @phone): no serious or critical violation of WCAG 2.1 A and AA.
+ */
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      nodes: violation.nodes
+        .slice(0, 5)
+        .map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
+      count: violation.nodes.length,
+    }));
+}
+
+const SCREENS = [
+  ...STAFF_ROUTES.map((route) => ({ path: route.path, title: route.title })),
+  { path: 'driver dashboard', title: null },
+];
+
+for (const [width, tag] of [
+  ['desktop', {}],
+  ['phone', { tag: '@phone' }],
+] as const) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test.describe(`accessibility, ${width}, ${scheme}`, tag, () => {
+      test.beforeEach(async ({ page }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+      });
+
+      test('the sign-in screen', async ({ page }) => {
+        await page.goto('/admin');
+        await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+        expect(await seriousViolations(page)).toEqual([]);
+      });
+
+      for (const screen of SCREENS) {
+        test(`the admin's ${screen.path}`, async ({ page }) => {
+          await signInThroughUi(page, 'admin');
+          if (screen.title) {
+            await page.goto(screen.path);
+            await expect(screenTitle(page, screen.title)).toBeVisible();
+          } else {
+            await page.goto('/drivers');
+            await page.getByRole('button', { name: 'More' }).first().click();
+            await expect(page.getByRole('heading', { name: 'Document details' })).toBeVisible();
+            // Its live position stream never lets the network go idle: wait for the sections.
+            await expect(page.getByRole('table', { name: 'Booking history' })).toBeVisible();
+            await expect(page.getByRole('table', { name: 'Documents' })).toBeVisible();
+          }
+          // Lists and sections that load after the title.
+          if (screen.title) await page.waitForLoadState('networkidle');
+          expect(await seriousViolations(page)).toEqual([]);
+        });
+      }
+    });
+  }
+}
