@@ -17,7 +17,12 @@ export const theme = createTheme({
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
   // A plain object rather than Modal.extend(), which would bring the dialog's code into every first load.
   components: {
-    Modal: { classNames: { content: themeClasses.modalContent, inner: themeClasses.modalInner } },
+    Modal: {
+      classNames: { content: themeClasses.modalContent, inner: themeClasses.modalInner },
+      // Every dialog's close button has a name, whatever the screen forgets.
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+    },
+    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
   },
 });
 
