@@ -1,4 +1,4 @@
-import type { ButtonHTMLAttributes, CSSProperties, ReactNode } from 'react';
+import type { ComponentPropsWithRef, CSSProperties, ReactNode } from 'react';
 import classes from './row-parts.module.css';
 
 export type TagColor = 'gray' | 'blue' | 'cyan' | 'teal' | 'green' | 'red' | 'grape' | 'orange' | 'yellow';
@@ -42,7 +42,7 @@ export function RowButton({
   disabled,
   children,
   ...rest
-}: Omit<ButtonHTMLAttributes<HTMLButtonElement>, 'className'> & {
+}: Omit<ComponentPropsWithRef<'button'>, 'className'> & {
   variant?: 'light' | 'default' | 'danger' | 'danger-light';
   loading?: boolean;
 }) {

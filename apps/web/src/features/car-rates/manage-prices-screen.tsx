@@ -11,7 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
 import { Page } from '../../components/page';
@@ -35,6 +35,13 @@ function LoadingRates() {
 /** The spec's 'Manage prices': step 1 chooses a state, step 2 edits its rates by car type. */
 export function ManagePricesScreen() {
   const [state, setState] = useState<State | null>(null);
+  // The state reached with the keyboard in the chooser, not yet opened.
+  const [typed, setTyped] = useState<State | null>(null);
+  const keyboard = useRef(false);
+  const open = (chosen: State | null) => {
+    setTyped(null);
+    setState(chosen);
+  };
   const rates = useAllRates();
   useEffect(() => {
     void loadEditor();
@@ -65,8 +72,22 @@ export function ManagePricesScreen() {
             <NativeSelect
               label="State"
               description="Choose the state whose rates you want to see or change."
-              value=""
-              onChange={(event) => setState((event.currentTarget.value as State) || null)}
+              value={typed ?? ''}
+              onChange={(event) => {
+                const chosen = (event.currentTarget.value as State) || null;
+                // Arrow keys and typing move through the states: Enter (or leaving the field)
+                // opens the one reached. A pointer's choice opens at once.
+                if (keyboard.current) setTyped(chosen);
+                else open(chosen);
+              }}
+              onKeyDown={(event) => {
+                keyboard.current = event.key !== 'Enter';
+                if (event.key === 'Enter' && typed) open(typed);
+              }}
+              onPointerDown={() => {
+                keyboard.current = false;
+              }}
+              onBlur={() => typed && open(typed)}
               data={[
                 { value: '', label: MESSAGES.selectState, disabled: true },
                 ...STATES.map((s) => ({ value: s, label: stateLabel(s) })),

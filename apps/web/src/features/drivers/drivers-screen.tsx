@@ -1,6 +1,7 @@
 import { Group, SegmentedControl } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
 import { MESSAGES } from '@bmet/shared/messages';
@@ -22,6 +23,12 @@ import { useDeleteDriver, useDriverList, useRestoreDriver } from './api';
 function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  // Cancelled, the focus goes back to the Delete button it came from (rendered again at once).
+  const cancel = () => {
+    flushSync(() => setConfirming(false));
+    deleteButton.current?.focus();
+  };
   const remove = useDeleteDriver();
   const restore = useRestoreDriver();
 
@@ -60,12 +67,13 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
           >
             Confirm
           </RowButton>
-          <RowButton variant="default" onClick={() => setConfirming(false)}>
+          {/* The confirmation takes the focus on its safe choice (the Delete button is gone). */}
+          <RowButton variant="default" autoFocus onClick={cancel}>
             Cancel
           </RowButton>
         </>
       ) : (
-        <RowButton variant="danger-light" onClick={() => setConfirming(true)}>
+        <RowButton variant="danger-light" ref={deleteButton} onClick={() => setConfirming(true)}>
           {MESSAGES.deleteDriver}
         </RowButton>
       )}
