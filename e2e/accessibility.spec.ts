@@ -24,6 +24,9 @@ async function seriousViolations(page: Page) {
 
 type Screen = { path: string; title: string | RegExp | null; open?: (page: Page) => Promise<void> };
 
+// A role's screens are judged in one test; two cores shared with the server may be slow.
+test.describe.configure({ timeout: 90_000 });
+
 const SCREENS: Screen[] = [
   ...STAFF_ROUTES.map((route) => ({ path: route.path, title: route.title })),
   { path: 'driver dashboard', title: null },
@@ -71,6 +74,19 @@ for (const [width, tag] of [
         await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
         expect(await seriousViolations(page)).toEqual([]);
       });
+
+      for (const role of ['city_dealer', 'franchise'] as const) {
+        test(`the ${role}'s screens`, async ({ page }) => {
+          await signInThroughUi(page, role);
+          for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
+            await page.goto(route.path);
+            await expect(screenTitle(page, route.title)).toBeVisible();
+            await page.waitForLoadState('networkidle');
+            await page.waitForTimeout(300);
+            expect(await seriousViolations(page), route.path).toEqual([]);
+          }
+        });
+      }
 
       for (const screen of SCREENS) {
         test(`the admin's ${screen.path}`, async ({ page }) => {
