@@ -17,11 +17,9 @@ export function Tag({
   children: ReactNode;
 }) {
   const style = {
-    '--tag-pale': `var(--mantine-color-${color}-0)`,
     '--tag-light': `var(--mantine-color-${color}-light)`,
-    // Mantine's darkest shade, darker still: 4.5:1 on the pale background even for green.
-    '--tag-dark': `color-mix(in srgb, var(--mantine-color-${color}-9), black 25%)`,
-    '--tag-bright': `var(--mantine-color-${color}-2)`,
+    '--tag-text': `var(--mantine-color-${color}-light-color)`,
+    '--tag-filled': `var(--mantine-color-${color}-filled)`,
   } as CSSProperties;
   return (
     <span
