@@ -13,6 +13,7 @@ export default tseslint.config(
       'playwright-report/**',
       'apps/api/src/db/migrations/**',
       'apps/web/public/**',
+      'packages/shared/src/paraglide/**',
     ],
   },
   js.configs.recommended,

@@ -14,6 +14,8 @@ rmSync(vitestJson, { force: true });
 rmSync(playwrightJson, { force: true });
 
 const steps = [
+  // The texts of both languages, compiled into the functions every part imports.
+  ['texts', 'node', ['scripts/compile-texts.mjs']],
   ['lint', 'npx', ['eslint', '.']],
   ['format', 'npx', ['prettier', '--check', '.']],
   ['types (api)', 'npx', ['tsc', '-p', 'apps/api']],
@@ -69,7 +71,7 @@ for (const [name, command, args, env = {}] of steps) {
     failedSteps.push(name);
     console.log(`--- ${name}: FAILED (${seconds} s)`);
     // Later steps are still worth running, except the browser tests without a browser or a build.
-    if (name === 'chromium' || name === 'web build') break;
+    if (['texts', 'chromium', 'web build'].includes(name)) break;
   } else {
     console.log(`--- ${name}: ok (${seconds} s)`);
   }

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { paraglideVitePlugin } from '@inlang/paraglide-js';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { BOOT_SCRIPT } from '../../packages/shared/src/boot-script';
@@ -38,8 +39,17 @@ function bootScript(): Plugin {
 // In development the API runs on its own port; the web app's /api calls go to it.
 const apiPort = process.env.API_PORT ?? '3000';
 
+/**
+ * While `npm run dev` runs, an edited catalogue is compiled again at once. Builds and tests use the
+ * texts compiled by `npm run texts`, which every entry script runs first.
+ */
+async function textsWhileEditing(): Promise<Plugin | undefined> {
+  const { TEXTS_OPTIONS } = await import('../../scripts/compile-texts.mjs');
+  return { ...(paraglideVitePlugin(TEXTS_OPTIONS) as Plugin), apply: (_, env) => env.command === 'serve' && !process.env.VITEST };
+}
+
 export default defineConfig({
-  plugins: [scrollAreaMergeRefs(), bootScript(), react()],
+  plugins: [scrollAreaMergeRefs(), bootScript(), textsWhileEditing(), react()],
   server: {
     port: 5173,
     proxy: { '/api': `http://localhost:${apiPort}` },

@@ -17,7 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { listenForAccessEvents } from './infra/access-events';
@@ -82,8 +82,8 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     frameworkErrors: (error, _request, reply) => {
       const appError =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new AppError('URI_TOO_LONG', MESSAGES.uriTooLong)
-          : new AppError('VALIDATION', MESSAGES.badUrl);
+          ? new AppError('URI_TOO_LONG', m.uriTooLong())
+          : new AppError('VALIDATION', m.badUrl());
       // Answered before any hook runs: the headers every answer carries are set here too.
       void (reply as FastifyReply).status(appError.status).headers(EDGE_HEADERS).send(appError.toBody());
     },
@@ -159,7 +159,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       code: 'RATE_LIMITED',
-      error: MESSAGES.rateLimited,
+      error: m.rateLimited(),
       message: `Rate limit exceeded, retry in ${context.after}`,
     }),
   });
@@ -177,7 +177,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     if (!limit.isExceeded) return;
     reply.header('x-ratelimit-limit', String(limit.max));
     reply.header('x-ratelimit-remaining', '0');
-    throw new AppError('RATE_LIMITED', MESSAGES.rateLimited, {
+    throw new AppError('RATE_LIMITED', m.rateLimited(), {
       headers: { 'retry-after': String(Math.max(1, limit.ttlInSeconds)) },
     });
   });
@@ -246,10 +246,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, appError] =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? [408, new AppError('REQUEST_TIMEOUT', MESSAGES.requestTimeout)]
+      ? [408, new AppError('REQUEST_TIMEOUT', m.requestTimeout())]
       : error.code === 'HPE_HEADER_OVERFLOW'
-        ? [431, new AppError('HEADERS_TOO_LARGE', MESSAGES.headersTooLarge)]
-        : [400, new AppError('VALIDATION', MESSAGES.badRequest)];
+        ? [431, new AppError('HEADERS_TOO_LARGE', m.headersTooLarge())]
+        : [400, new AppError('VALIDATION', m.badRequest())];
   const body = JSON.stringify(appError.toBody());
   if (socket.writable) {
     socket.write(

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { accounts, auditLog, driverDeviceTokens, tripFeedback } from './db/schema';
 import { createDriver, createTrip } from './db/seed/factories';
 import { SURROGATE_MESSAGE } from './lib/text';
@@ -150,7 +150,7 @@ describe('forged list cursors holding text the database cannot take', () => {
         headers: authHeader(staff.token),
       });
       expect(response.statusCode, name).toBe(400);
-      expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     }
   });
 });

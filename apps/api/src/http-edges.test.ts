@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App, type AppOptions } from './app';
 import { getTestDatabase } from './test/test-database';
 import { TEST_CONFIG, testAppOptions } from './test/test-app';
@@ -56,25 +56,25 @@ describe('errors before a route runs answer the one error body', () => {
     const response = await fetch(`${url}/api/drivers/driver/%zz`);
     expect(response.status).toBe(400);
     expectEdgeHeaders(response.headers);
-    expect(await response.json()).toEqual({ error: MESSAGES.badUrl, code: 'VALIDATION' });
+    expect(await response.json()).toEqual({ error: m.badUrl(), code: 'VALIDATION' });
   });
 
   it('an over-long path parameter is a 414', async () => {
     const response = await fetch(`${url}/api/drivers/driver/${'a'.repeat(500)}`);
     expect(response.status).toBe(414);
     expectEdgeHeaders(response.headers);
-    expect(await response.json()).toEqual({ error: MESSAGES.uriTooLong, code: 'URI_TOO_LONG' });
+    expect(await response.json()).toEqual({ error: m.uriTooLong(), code: 'URI_TOO_LONG' });
   });
 
   it('an over-long query or header is a 431', async () => {
     const longQuery = await fetch(`${url}/api/drivers?q=${'a'.repeat(20_000)}`);
     expect(longQuery.status).toBe(431);
     expectEdgeHeaders(longQuery.headers);
-    expect(await longQuery.json()).toEqual({ error: MESSAGES.headersTooLarge, code: 'HEADERS_TOO_LARGE' });
+    expect(await longQuery.json()).toEqual({ error: m.headersTooLarge(), code: 'HEADERS_TOO_LARGE' });
 
     const longHeader = await fetch(`${url}/api/auth/me`, { headers: { 'x-filler': 'a'.repeat(20_000) } });
     expect(longHeader.status).toBe(431);
-    expect(await longHeader.json()).toEqual({ error: MESSAGES.headersTooLarge, code: 'HEADERS_TOO_LARGE' });
+    expect(await longHeader.json()).toEqual({ error: m.headersTooLarge(), code: 'HEADERS_TOO_LARGE' });
   });
 
   it('bytes that are not HTTP get a 400 with the error body', async () => {
@@ -82,7 +82,7 @@ describe('errors before a route runs answer the one error body', () => {
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
     expect(text).toMatch(/\r\nx-frame-options: DENY\r\n/i);
     expect(text).toMatch(/\r\nx-content-type-options: nosniff\r\n/i);
-    expect(bodyOf(text)).toEqual({ error: MESSAGES.badRequest, code: 'VALIDATION' });
+    expect(bodyOf(text)).toEqual({ error: m.badRequest(), code: 'VALIDATION' });
   });
 });
 
@@ -100,7 +100,7 @@ describe('slow clients', () => {
       'POST /api/auth/sign-in HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"em',
     ]);
     expect(text).toMatch(/^HTTP\/1\.1 408 /);
-    expect(bodyOf(text)).toEqual({ error: MESSAGES.requestTimeout, code: 'REQUEST_TIMEOUT' });
+    expect(bodyOf(text)).toEqual({ error: m.requestTimeout(), code: 'REQUEST_TIMEOUT' });
     expect(after).toBeLessThan(9_000);
   });
 });
@@ -159,7 +159,7 @@ describe('the global API limit', () => {
       remoteAddress: '127.0.0.9',
     });
     expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toEqual({ error: MESSAGES.rateLimited, code: 'RATE_LIMITED' });
+    expect(refused.json()).toEqual({ error: m.rateLimited(), code: 'RATE_LIMITED' });
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another address has its own count.
     const other = await app.inject({ method: 'GET', url: '/api/auth/me', remoteAddress: '127.0.0.10' });

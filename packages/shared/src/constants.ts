@@ -2,12 +2,6 @@
 export const ROLES = ['admin', 'city_dealer', 'franchise'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** How each role is named on screen (sign-in tabs and headings). */
-export const ROLE_LABELS: Record<Role, string> = {
-  admin: 'Admin',
-  city_dealer: 'City Dealer',
-  franchise: 'Franchise',
-};
 
 /** The 30 supported states, lowercase, in the spec's order. */
 export const STATES = [
@@ -47,13 +41,6 @@ export type State = (typeof STATES)[number];
 /** Car types known to the customer and driver apps, with their labels. */
 export const CAR_TYPES = ['mini', 'sedan', 'suv', 'erickshaw', 'auto'] as const;
 export type CarType = (typeof CAR_TYPES)[number];
-export const CAR_TYPE_LABELS: Record<CarType, string> = {
-  mini: 'Mini',
-  sedan: 'Sedan',
-  suv: 'SUV',
-  erickshaw: 'E-Rickshaw',
-  auto: 'Auto',
-};
 
 /** The ten driver document keys, spelled as the driver app stores them (vehcileAudit included). */
 export const DOCUMENT_KEYS = [
@@ -69,18 +56,6 @@ export const DOCUMENT_KEYS = [
   'vehiclePermit',
 ] as const;
 export type DocumentKey = (typeof DOCUMENT_KEYS)[number];
-export const DOCUMENT_LABELS: Record<DocumentKey, string> = {
-  aadharCard: 'Aadhar Card',
-  addressProof: 'Address Proof',
-  driverLicence: 'Driver Licence',
-  fitnessCertificate: 'Fitness Certificate',
-  identityDetail: 'Identity Detail',
-  panCard: 'PAN Card',
-  pollutionCertificate: 'Pollution Certificate',
-  rcCertificate: 'RC Certificate',
-  vehcileAudit: 'Vehicle Audit',
-  vehiclePermit: 'Vehicle Permit',
-};
 
 /** Trip lifecycle, derived from the driver app's flags. */
 export const TRIP_STATUSES = ['requested', 'assigned', 'started', 'completed', 'cancelled'] as const;
@@ -122,12 +97,6 @@ export const LOCATION_POLL_MS = 5000;
 /** Review states of a driver's document. */
 export const DOCUMENT_STATUSES = ['not_submitted', 'submitted', 'approved', 'rejected'] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-export const DOCUMENT_STATUS_LABELS: Record<DocumentStatus, string> = {
-  not_submitted: 'Not submitted',
-  submitted: 'Submitted',
-  approved: 'Approved',
-  rejected: 'Rejected',
-};
 
 /** Document images accepted from staff uploads. */
 export const DOCUMENT_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;

@@ -1,37 +1,40 @@
 import { z } from 'zod';
-
-const plural = (n: number | bigint, word: string) => `${n} ${word}${Number(n) === 1 ? '' : 's'}`;
+import { m } from './paraglide/messages.js';
 
 /**
- * Default validation messages written for people (zod's own are written for developers). Fields
- * with a message of their own keep it. Both the API and the web app load this with the schemas.
+ * Default validation messages written for people (zod's own are written for developers), in the
+ * language of the request or of the screen. Fields with a message of their own keep it. Both the
+ * API and the web app load this with the schemas.
  */
 export const humanErrorMap: z.core.$ZodErrorMap = (issue) => {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined || issue.input === null) return 'This field is required.';
-      return `Expected ${issue.expected === 'number' ? 'a number' : issue.expected === 'string' ? 'text' : issue.expected}.`;
-    case 'too_small':
-      if (issue.origin === 'string')
-        return Number(issue.minimum) <= 1
-          ? 'This field is required.'
-          : `Must be at least ${plural(issue.minimum, 'character')}.`;
-      if (issue.origin === 'array') return `Choose at least ${issue.minimum}.`;
-      return `Must be ${issue.inclusive === false ? 'more than' : 'at least'} ${issue.minimum}.`;
-    case 'too_big':
-      if (issue.origin === 'string') return `Must be at most ${plural(issue.maximum, 'character')}.`;
-      if (issue.origin === 'array') return `Choose at most ${issue.maximum}.`;
-      return `Must be ${issue.inclusive === false ? 'less than' : 'at most'} ${issue.maximum}.`;
+      if (issue.input === undefined || issue.input === null) return m.fieldRequired();
+      if (issue.expected === 'number') return m.expectedNumber();
+      if (issue.expected === 'string') return m.expectedText();
+      return m.expectedType({ type: issue.expected });
+    case 'too_small': {
+      const count = Number(issue.minimum);
+      if (issue.origin === 'string') return count <= 1 ? m.fieldRequired() : m.atLeastCharacters({ count });
+      if (issue.origin === 'array') return m.chooseAtLeast({ count });
+      const value = String(issue.minimum);
+      return issue.inclusive === false ? m.mustBeMoreThan({ value }) : m.mustBeAtLeast({ value });
+    }
+    case 'too_big': {
+      const count = Number(issue.maximum);
+      if (issue.origin === 'string') return m.atMostCharacters({ count });
+      if (issue.origin === 'array') return m.chooseAtMost({ count });
+      const value = String(issue.maximum);
+      return issue.inclusive === false ? m.mustBeLessThan({ value }) : m.mustBeAtMost({ value });
+    }
     case 'invalid_value':
-      return `Must be one of: ${issue.values.map(String).join(', ')}.`;
+      return m.mustBeOneOf({ values: issue.values.map(String).join(', ') });
     case 'invalid_format':
-      return issue.format === 'uuid'
-        ? 'Not a valid id.'
-        : issue.format === 'email'
-          ? 'Enter a valid email address.'
-          : 'Invalid format.';
+      if (issue.format === 'uuid') return m.notValidId();
+      if (issue.format === 'email') return m.enterValidEmail();
+      return m.invalidFormat();
     case 'unrecognized_keys':
-      return `Unknown field${issue.keys.length === 1 ? '' : 's'}: ${issue.keys.join(', ')}.`;
+      return m.unknownFields({ count: issue.keys.length, keys: issue.keys.join(', ') });
     default:
       return undefined;
   }

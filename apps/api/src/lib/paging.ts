@@ -4,7 +4,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import type { DbExecutor } from '../infra/audit';
 import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { findTextProblem } from './text';
 
 /**
@@ -37,11 +37,11 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new AppError('VALIDATION', MESSAGES.invalidCursor);
+    throw new AppError('VALIDATION', m.invalidCursor());
   }
   // A forged key holding NUL or a lone surrogate would fail in the database, not as a bad cursor.
   const result = findTextProblem(parsed) ? null : schema.safeParse(parsed);
-  if (!result?.success) throw new AppError('VALIDATION', MESSAGES.invalidCursor);
+  if (!result?.success) throw new AppError('VALIDATION', m.invalidCursor());
   return result.data;
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../app';
 import type { Db } from '../db/client';
 import { createAccount, type AccountRow } from '../db/seed/factories';
@@ -47,7 +47,7 @@ describe('a route guarded by the matrix', () => {
   it('answers 401 to anonymous callers', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/probe/customers' });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' });
+    expect(response.json()).toEqual({ error: m.unauthorized(), code: 'UNAUTHORIZED' });
   });
 
   it.each([
@@ -61,7 +61,7 @@ describe('a route guarded by the matrix', () => {
         expect(response.json()).toEqual({ ok: true });
       } else {
         expect(response.statusCode, role).toBe(403);
-        expect(response.json()).toEqual({ error: MESSAGES.forbidden, code: 'FORBIDDEN' });
+        expect(response.json()).toEqual({ error: m.forbidden(), code: 'FORBIDDEN' });
       }
     }
   });

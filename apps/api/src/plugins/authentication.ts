@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Role } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
 import { rolesFor } from '@bmet/shared/permissions';
 import type { Db } from '../db/client';
@@ -46,7 +46,7 @@ function bearerToken(request: FastifyRequest): string | null {
 
 /** The signed-in user of a route that is not public (the hook has already checked it). */
 export function currentUser(request: FastifyRequest): SessionUser {
-  if (!request.user) throw new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+  if (!request.user) throw new AppError('UNAUTHORIZED', m.unauthorized());
   return request.user;
 }
 
@@ -79,14 +79,14 @@ export const authenticationPlugin = fp(
         const claims = await verifyIdToken(token, options.jwtSecret);
         const session = claims ? await findActiveSession(options.db, claims.sid, claims.sub) : null;
         if (session) request.user = { ...session, sessionId: claims!.sid };
-        else if (access !== 'public') throw new AppError('UNAUTHORIZED', MESSAGES.sessionExpired);
+        else if (access !== 'public') throw new AppError('UNAUTHORIZED', m.sessionExpired());
       }
       if (access === 'public') return;
-      if (!request.user) throw new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+      if (!request.user) throw new AppError('UNAUTHORIZED', m.unauthorized());
       if (access === 'signed-in') return;
       const [resource, action] = access;
       if (!rolesFor(resource, action as never).includes(request.user.role)) {
-        throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+        throw new AppError('FORBIDDEN', m.forbidden());
       }
     });
   },

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** Turns a validation failure into the one error body, with a message per field. */
 function validationError(error: FastifyError & { validation: unknown[] }): AppError {
@@ -18,7 +18,7 @@ function validationError(error: FastifyError & { validation: unknown[] }): AppEr
       ? first[0] === '_'
         ? first[1][0]
         : `${first[0]}: ${first[1][0]}`
-      : MESSAGES.validationFailed;
+      : m.validationFailed();
   return new AppError('VALIDATION', message, { fieldErrors });
 }
 
@@ -36,7 +36,7 @@ function frameworkError(error: FastifyError): AppError | null {
     default:
       break;
   }
-  if (error.statusCode === 429) return new AppError('RATE_LIMITED', MESSAGES.rateLimited);
+  if (error.statusCode === 429) return new AppError('RATE_LIMITED', m.rateLimited());
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new AppError(error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION', error.message);
   }
@@ -61,11 +61,11 @@ export const errorsPlugin = fp(async (app: FastifyInstance) => {
     if (!appError && clientWentAway(error, request.raw.socket)) {
       // Not a fault of ours: a search typed on, a tab closed. Nothing can be answered any more.
       request.log.debug({ err: error }, 'the client closed the connection before the answer was sent');
-      return reply.status(499).send(new AppError('INTERNAL', MESSAGES.internal).toBody());
+      return reply.status(499).send(new AppError('INTERNAL', m.internal()).toBody());
     }
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
-      appError = new AppError('INTERNAL', MESSAGES.internal);
+      appError = new AppError('INTERNAL', m.internal());
     } else if (appError.status >= 500) {
       request.log.error({ err: error }, 'server error');
     }

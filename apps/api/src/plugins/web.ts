@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 export const LANDING_PAGE = '/landingPage/index.html';
 
@@ -47,10 +47,10 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (path === '/api' || path.startsWith('/api/')) {
-      throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      throw new AppError('NOT_FOUND', m.notFound());
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') {
-      throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      throw new AppError('NOT_FOUND', m.notFound());
     }
     // A missing file (an old bundle after a deploy) is a 404, not the app's HTML under a .js name.
     if (/\.[a-z0-9]{1,8}$/i.test(path)) {

@@ -1,10 +1,10 @@
 import { UnstyledButton } from '@mantine/core';
 import { lazy, Suspense, useState } from 'react';
-import { ROLE_LABELS } from '@bmet/shared/constants';
 import { useCurrentUser } from '../lib/current-user';
 import { QueryProvider } from '../lib/query-client';
 import { useSession } from '../lib/session-context';
 import { AccountMenuLabel } from './account-menu-label';
+import { roleLabel } from '@bmet/shared/labels';
 
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 
@@ -24,7 +24,7 @@ function AccountButtonInner({ onLogout }: Props) {
   const { data: user } = useCurrentUser();
   const [wanted, setWanted] = useState(false);
   if (!session) return null;
-  const name = user?.displayName || user?.email || ROLE_LABELS[session.role];
+  const name = user?.displayName || user?.email || roleLabel(session.role);
   const trigger = (
     <UnstyledButton aria-label={`${name}, account menu`} aria-haspopup="menu" onClick={() => setWanted(true)}>
       <AccountMenuLabel name={name} />

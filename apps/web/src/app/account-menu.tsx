@@ -2,11 +2,11 @@ import { Menu, UnstyledButton } from '@mantine/core';
 import { IconLogout, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Role } from '@bmet/shared/constants';
-import { ROLE_LABELS } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { useSession } from '../lib/session-context';
 import { AccountMenuLabel } from './account-menu-label';
+import { roleLabel } from '@bmet/shared/labels';
 
 type Props = { name: string; role: Role; onLogout: (endSession: () => void) => Promise<void> };
 
@@ -21,7 +21,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>
-        <Menu.Label>{ROLE_LABELS[role]}</Menu.Label>
+        <Menu.Label>{roleLabel(role)}</Menu.Label>
         {can(role, 'view', 'profile') && (
           <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={14} />}>
             Profile
@@ -32,7 +32,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
           leftSection={<IconLogout size={14} />}
           onClick={() => void onLogout(endSession)}
         >
-          {MESSAGES.logout}
+          {m.logout()}
         </Menu.Item>
       </Menu.Dropdown>
     </Menu>

@@ -1,5 +1,5 @@
 import { Button, Center, Code, Stack, Text, Title } from '@mantine/core';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** The router's error page, with the spec's text. */
 export function ErrorPage({ error }: { error: unknown }) {
@@ -8,7 +8,7 @@ export function ErrorPage({ error }: { error: unknown }) {
     <Center mih="100dvh" p="md">
       <Stack align="center" gap="sm" maw={560} ta="center">
         <Title order={1} size="h2">
-          {MESSAGES.unexpectedError}
+          {m.unexpectedError()}
         </Title>
         <Text c="dimmed">Something went wrong while showing this page. Reloading usually helps.</Text>
         {detail && <Code block>{detail}</Code>}

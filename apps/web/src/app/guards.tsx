@@ -2,14 +2,14 @@ import { Button, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
 import { can, type Permission } from '@bmet/shared/permissions';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { useSession } from '../lib/session-context';
 
 export function NotAllowed() {
   return (
     <Stack align="center" mt="xl" gap="sm" ta="center">
       <Title order={2}>Not allowed</Title>
-      <Text>{MESSAGES.notAllowed}</Text>
+      <Text>{m.notAllowed()}</Text>
       <Button component={Link} to="/welcome" variant="light">
         Back to Welcome
       </Button>
@@ -21,7 +21,7 @@ export function NotFound() {
   return (
     <Stack align="center" mt="xl" gap="sm" ta="center">
       <Title order={2}>Page not found</Title>
-      <Text>{MESSAGES.notFoundPage}</Text>
+      <Text>{m.notFoundPage()}</Text>
       <Button component={Link} to="/welcome" variant="light">
         Back to Welcome
       </Button>

@@ -1,5 +1,5 @@
 import { Anchor, Modal, Stack, Text } from '@mantine/core';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 export type HelpTopic = 'help' | 'contact';
 
@@ -10,7 +10,7 @@ export function HelpDialog({ open, onClose }: { open: HelpTopic | null; onClose:
       <Modal
         opened={open === 'help'}
         onClose={onClose}
-        title={MESSAGES.help}
+        title={m.help()}
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Stack gap="xs">
@@ -24,7 +24,7 @@ export function HelpDialog({ open, onClose }: { open: HelpTopic | null; onClose:
       <Modal
         opened={open === 'contact'}
         onClose={onClose}
-        title={MESSAGES.contactUs}
+        title={m.contactUs()}
         closeButtonProps={{ 'aria-label': 'Close' }}
       >
         <Text size="sm">

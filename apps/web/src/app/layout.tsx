@@ -4,11 +4,13 @@ import { IconBolt, IconHelp, IconLogout, IconMail } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { can } from '@bmet/shared/permissions';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
 import { useSession } from '../lib/session-context';
+import type { Language } from '../lib/language';
 import { ColorSchemeButton } from './color-scheme-button';
+import { LanguageSwitch } from './language-switch';
 import classes from './layout.module.css';
 import type { HelpTopic } from './help-dialog';
 import { NAV_ITEMS } from './routes';
@@ -30,8 +32,8 @@ function HelpDialogs() {
   // The dialogs' code loads on the first click: the sign-in screen does not carry it.
   const [wanted, setWanted] = useState(false);
   const buttons = [
-    { key: 'help' as const, label: MESSAGES.help, Icon: IconHelp },
-    { key: 'contact' as const, label: MESSAGES.contactUs, Icon: IconMail },
+    { key: 'help' as const, label: m.help(), Icon: IconHelp },
+    { key: 'contact' as const, label: m.contactUs(), Icon: IconMail },
   ];
   const show = (key: HelpTopic) => {
     setWanted(true);
@@ -64,6 +66,13 @@ function HelpDialogs() {
   );
 }
 
+/** Keeps the chosen language with the account, so that it follows the user to other browsers. */
+function rememberLanguage(language: Language) {
+  apiRequest('PATCH', '/auth/me', { body: { language } }).catch(() => {
+    // Kept in this browser anyway; the account keeps its earlier choice.
+  });
+}
+
 /** Header with the product title, Help and Contact Us; the navigation bar when signed in. */
 export function Layout() {
   const { session, endSession } = useSession();
@@ -91,10 +100,11 @@ export function Layout() {
           )}
           <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
           <Title order={1} size="h3" className={classes.title}>
-            {MESSAGES.productTitle}
+            {m.productTitle()}
           </Title>
         </Group>
         <Group gap="xs" wrap="nowrap">
+          <LanguageSwitch onChange={session ? rememberLanguage : undefined} />
           <Group gap={0} wrap="nowrap">
             <ColorSchemeButton />
             <HelpDialogs />
@@ -125,7 +135,7 @@ export function Layout() {
           </div>
           <UnstyledButton className={classes.navLink} data-danger onClick={() => void logout(endSession)}>
             <IconLogout size={16} aria-hidden />
-            {MESSAGES.logout}
+            {m.logout()}
           </UnstyledButton>
         </nav>
       )}

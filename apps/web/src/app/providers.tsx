@@ -1,7 +1,16 @@
 import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { lazy, Suspense, type ReactNode } from 'react';
+import { LanguageProvider } from '../lib/language';
 import { SessionProvider } from '../lib/session-context';
+import { m } from '@bmet/shared/paraglide/messages';
 import themeClasses from './theme.module.css';
+
+// Read each time a dialog draws its close button, so that it is named in the language of the moment.
+const closeButtonProps = {
+  get 'aria-label'() {
+    return m.close();
+  },
+};
 
 // The notifications' container loads after the first screen; notifications shown before it are kept.
 const Notifications = lazy(() =>
@@ -20,9 +29,9 @@ export const theme = createTheme({
     Modal: {
       classNames: { content: themeClasses.modalContent, inner: themeClasses.modalInner },
       // Every dialog's close button has a name, whatever the screen forgets.
-      defaultProps: { closeButtonProps: { 'aria-label': 'Close' } },
+      defaultProps: { closeButtonProps },
     },
-    Drawer: { defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } },
+    Drawer: { defaultProps: { closeButtonProps } },
   },
 });
 
@@ -56,7 +65,9 @@ export function Providers({ children }: { children: ReactNode }) {
       <Suspense fallback={null}>
         <Notifications position="top-right" />
       </Suspense>
-      <SessionProvider>{children}</SessionProvider>
+      <SessionProvider>
+        <LanguageProvider>{children}</LanguageProvider>
+      </SessionProvider>
     </MantineProvider>
   );
 }

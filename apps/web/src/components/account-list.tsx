@@ -1,5 +1,5 @@
 import { Text, VisuallyHidden } from '@mantine/core';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer } from '@bmet/shared/schemas/account';
 import { stateLabel } from '../lib/format';
 import { ErrorAlert } from './error-alert';
@@ -39,7 +39,7 @@ export function AccountList<T extends Account>({
 }) {
   if (list.isError && !list.data) return <ErrorAlert error={list.error!} />;
   if (list.isPending) return <ListLoader label={`Loading ${noun}`} />;
-  if (total === 0) return <Text c="dimmed">{query ? noMatchText(noun, query) : MESSAGES.noDealers}</Text>;
+  if (total === 0) return <Text c="dimmed">{query ? noMatchText(noun, query) : m.noDealers()}</Text>;
   return (
     <>
       <ListSummary
@@ -49,7 +49,7 @@ export function AccountList<T extends Account>({
         noun={noun}
         countedAs={`${noun}, newest first`}
         query={query}
-        empty={MESSAGES.noDealers}
+        empty={m.noDealers()}
       />
       <ListTable columns={['Name', 'Email', 'State', <VisuallyHidden>Notice</VisuallyHidden>]}>
         {accounts.map((account, index) => (
@@ -73,7 +73,7 @@ export function AccountList<T extends Account>({
             <Cell label="">
               {index === 0 && (
                 <Tag color="teal" plainCase>
-                  {MESSAGES.newDealer(account.name || account.email)}
+                  {m.newDealer({ name: account.name || account.email })}
                 </Tag>
               )}
             </Cell>

@@ -1,13 +1,13 @@
 import { Group, Text } from '@mantine/core';
 import { IconStar, IconStarFilled } from '@tabler/icons-react';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** 1 to 5 stars, or 'Not rated' when an entry has no rating (never invented stars). */
 export function StarRating({ value, size = 16 }: { value: number | null; size?: number }) {
   if (value === null) {
     return (
       <Text size="sm" c="dimmed" fs="italic">
-        {MESSAGES.notRated}
+        {m.notRated()}
       </Text>
     );
   }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ErrorBody } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
+import { currentLanguage } from './language';
 import { clearSession, readSession } from './session';
 
 /** A failed API call, carrying the server's one error body (shown as `response.data.error`). */
@@ -19,7 +20,7 @@ export class ApiError extends Error {
 
   /** From a failed response's body: the one error body when it is one, a generic message otherwise. */
   static fromBody(status: number, body: unknown): ApiError {
-    return new ApiError(status, isErrorBody(body) ? body : { error: MESSAGES.internal, code: 'INTERNAL' });
+    return new ApiError(status, isErrorBody(body) ? body : { error: m.internal(), code: 'INTERNAL' });
   }
 }
 
@@ -47,15 +48,14 @@ export async function authorizedFetch(path: string, init: RequestInit = {}): Pro
   const session = readSession();
   const headers = new Headers(init.headers);
   if (session) headers.set('authorization', `Bearer ${session.idToken}`);
+  // Error and validation messages come back in the language of the screen.
+  headers.set('accept-language', currentLanguage());
   let response: Response;
   try {
     response = await fetch(`/api${path}`, { ...init, headers });
   } catch (error) {
     if ((error as Error).name === 'AbortError') throw error;
-    throw new ApiError(0, {
-      error: 'The server cannot be reached. Check your connection.',
-      code: 'INTERNAL',
-    });
+    throw new ApiError(0, { error: m.serverUnreachable(), code: 'INTERNAL' });
   }
   if (response.status === 401 && session) handleUnauthorized();
   return response;

@@ -1,3 +1,4 @@
+import { stateLabel as stateName } from '@bmet/shared/labels';
 import type { State } from '@bmet/shared/constants';
 
 /**
@@ -25,9 +26,9 @@ const countFormat = new Intl.NumberFormat('en-IN');
 
 const asDate = (moment: string | Date) => (typeof moment === 'string' ? new Date(moment) : moment);
 
-/** A state as people write it ('tamil nadu' is shown as 'Tamil Nadu'), or '-' for none; the value stays lowercase. */
+/** A state's name in the current language ('tamil nadu' is shown as 'Tamil Nadu' or 'तमिलनाडु'), or '-' for none. */
 export function stateLabel(state: State | null): string {
-  return state ? state.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase()) : '-';
+  return state ? stateName(state) : '-';
 }
 
 /** Rupees with Indian grouping, and two decimals when there are paise: ₹1,25,000 or ₹107.50. */

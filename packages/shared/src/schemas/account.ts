@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { STATES, type State } from '../constants';
-import { MESSAGES } from '../messages';
+import { m } from '../paraglide/messages.js';
 import { currentUserSchema } from './auth';
 import { emailSchema, envelope, listTotalShape } from './common';
 import { ACCOUNT_NAME_MAX_LENGTH, missingAccountFields } from '../account-fields';
@@ -29,14 +29,14 @@ export const createAccountBodySchema = z
   })
   .superRefine((body, ctx) => {
     if (missingAccountFields(body).length > 0) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.fillAllFields, path: [] });
+      ctx.addIssue({ code: 'custom', message: m.fillAllFields(), path: [] });
       return;
     }
     if (!emailSchema.safeParse(body.email).success) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a valid email address.', path: ['email'] });
+      ctx.addIssue({ code: 'custom', message: m.enterValidEmail(), path: ['email'] });
     }
     if (!isState(body.state!.trim().toLowerCase())) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.chooseState, path: ['state'] });
+      ctx.addIssue({ code: 'custom', message: m.chooseState(), path: ['state'] });
     }
   })
   .transform((body) => ({
@@ -94,7 +94,7 @@ const listFields = {
 const cityDealerListFields = z.object({
   uid: z.unknown().optional().describe("Accepted for the spec's clients and ignored."),
   ...listFields,
-  state: z.enum(STATES, { message: MESSAGES.chooseState }).optional(),
+  state: z.enum(STATES, { error: () => m.chooseState() }).optional(),
 });
 export const cityDealerListBodySchema = cityDealerListFields
   .nullish()
@@ -123,8 +123,8 @@ export const franchiseListResponseSchema = z.object({
 export type FranchiseListResponse = z.infer<typeof franchiseListResponseSchema>;
 
 const editFields = {
-  name: z.string().trim().min(1, MESSAGES.enterName).max(ACCOUNT_NAME_MAX_LENGTH).optional(),
-  state: z.enum(STATES, { message: MESSAGES.chooseState }).optional(),
+  name: z.string().trim().min(1, { error: () => m.enterName() }).max(ACCOUNT_NAME_MAX_LENGTH).optional(),
+  state: z.enum(STATES, { error: () => m.chooseState() }).optional(),
   /** A disabled account cannot sign in and its live tokens stop working. */
   disabled: z.boolean().optional(),
 };
@@ -133,7 +133,7 @@ const somethingToChange = (body: Record<string, unknown>) =>
 
 export const updateCityDealerBodySchema = z
   .object(editFields)
-  .refine(somethingToChange, { message: MESSAGES.nothingToChange });
+  .refine(somethingToChange, { error: () => m.nothingToChange() });
 export type UpdateCityDealerBody = z.input<typeof updateCityDealerBodySchema>;
 
 export const updateFranchiseBodySchema = z
@@ -142,7 +142,7 @@ export const updateFranchiseBodySchema = z
     /** Admins only: the city dealer (of the franchise's state) it works under, or null for none. */
     dealerId: z.uuid().nullable().optional(),
   })
-  .refine(somethingToChange, { message: MESSAGES.nothingToChange });
+  .refine(somethingToChange, { error: () => m.nothingToChange() });
 export type UpdateFranchiseBody = z.input<typeof updateFranchiseBodySchema>;
 
 export const cityDealerResponseSchema = envelope(cityDealerSchema);
@@ -150,7 +150,7 @@ export const franchiseResponseSchema = envelope(franchiseSchema);
 
 /** The profile's one editable field. */
 export const updateProfileBodySchema = z.object({
-  displayName: z.string().trim().min(1, MESSAGES.enterDisplayName).max(ACCOUNT_NAME_MAX_LENGTH),
+  displayName: z.string().trim().min(1, { error: () => m.enterDisplayName() }).max(ACCOUNT_NAME_MAX_LENGTH),
 });
 export type UpdateProfileBody = z.input<typeof updateProfileBodySchema>;
 export const profileResponseSchema = envelope(currentUserSchema);

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { m } from '../paraglide/messages.js';
 import { PASSWORD_MAX_LENGTH, STATES } from '../constants';
 import { emailSchema, envelope, roleSchema } from './common';
 
 /** Sign-in: the role is the tab the user chose. */
 export const signInBodySchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH),
+  password: z.string().min(1, { error: () => m.enterPassword() }).max(PASSWORD_MAX_LENGTH),
   role: roleSchema,
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;

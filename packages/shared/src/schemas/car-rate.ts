@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAR_TYPES, RATE_FIELDS, STATES, type CarType, type RateField } from '../constants';
-import { MESSAGES } from '../messages';
+import { m } from '../paraglide/messages.js';
 import { envelope } from './common';
 
 /**
@@ -25,7 +25,7 @@ export const RATE_FIELD_MAX: Record<RateField, number> = {
 
 /** One of the 30 states, lowercase (an enum reports a missing value as an invalid one). */
 export const stateSchema = z.enum(STATES, {
-  error: (issue) => (issue.input === undefined ? 'This field is required.' : MESSAGES.unknownState),
+  error: (issue) => (issue.input === undefined ? m.fieldRequired() : m.unknownState()),
 });
 
 /** A finite number from 0 to the field's bound (JSON cannot carry NaN; 1e309 parses as Infinity). */
@@ -57,11 +57,11 @@ export const updateRatesBodySchema = z
     >,
     {
       error: (issue) =>
-        issue.code === 'unrecognized_keys' ? MESSAGES.unknownCarTypes(issue.keys) : undefined,
+        issue.code === 'unrecognized_keys' ? m.unknownCarTypes({ count: issue.keys.length, keys: issue.keys.join(', ') }) : undefined,
     },
   )
   .refine((body) => Object.values(body).some(Boolean), {
-    error: MESSAGES.noRatesSent,
+    error: () => m.noRatesSent(),
     // Only worth saying when nothing else is wrong (an unknown car type alone also leaves none).
     when: (payload) => payload.issues.length === 0,
   });
@@ -91,7 +91,7 @@ export const stateRatesResponseSchema = envelope(stateRatesSchema);
 /** Copies every rate set of one state onto another (the target's other car types stay). */
 export const copyRatesBodySchema = z
   .strictObject({ from: stateSchema, to: stateSchema })
-  .refine((body) => body.from !== body.to, { error: MESSAGES.copyToSameState, path: ['to'] });
+  .refine((body) => body.from !== body.to, { error: () => m.copyToSameState(), path: ['to'] });
 export type CopyRatesBody = z.infer<typeof copyRatesBodySchema>;
 
 export const RATE_CHANGE_ACTIONS = ['create', 'update', 'copy'] as const;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '../constants';
-import { MESSAGES } from '../messages';
+import { m } from '../paraglide/messages.js';
 import '../validation-messages';
 
 /** Wraps a payload in the spec's `{ data: ... }` envelope. */
@@ -14,15 +14,15 @@ export const emailSchema = z
   .trim()
   .toLowerCase()
   .max(254)
-  .pipe(z.email({ message: 'Enter a valid email address.' }));
+  .pipe(z.email({ error: () => m.enterValidEmail() }));
 
 /** A new password: length rules here; the common-password check runs on the server. */
 export const newPasswordSchema = z
   .string()
-  .min(PASSWORD_MIN_LENGTH, MESSAGES.passwordTooShort(PASSWORD_MIN_LENGTH))
-  .max(PASSWORD_MAX_LENGTH, MESSAGES.passwordTooLong(PASSWORD_MAX_LENGTH));
+  .min(PASSWORD_MIN_LENGTH, { error: () => m.passwordTooShort({ min: PASSWORD_MIN_LENGTH }) })
+  .max(PASSWORD_MAX_LENGTH, { error: () => m.passwordTooLong({ max: PASSWORD_MAX_LENGTH }) });
 
-export const idParamSchema = z.object({ id: z.uuid({ message: 'Not a valid id.' }) });
+export const idParamSchema = z.object({ id: z.uuid({ error: () => m.notValidId() }) });
 
 export const messageResponseSchema = envelope(z.object({ message: z.string() }));
 

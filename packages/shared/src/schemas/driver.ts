@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { m } from '../paraglide/messages.js';
 import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
 import { envelope, listTotalShape } from './common';
 
@@ -32,7 +33,7 @@ export const driverSchema = z.object({
 export type Driver = z.infer<typeof driverSchema>;
 
 const booleanQuery = z
-  .enum(['true', 'false'], { message: 'Must be true or false.' })
+  .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
   .transform((value) => value === 'true');
 
 /** List query of every list endpoint of drivers: search, page size and the cursor of the next page. */
@@ -99,7 +100,7 @@ export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('submitted') }),
   z.object({
     status: z.literal('rejected'),
-    reason: z.string().trim().min(3, 'Give a reason of at least 3 characters.').max(500),
+    reason: z.string().trim().min(3, { error: () => m.giveReason() }).max(500),
   }),
 ]);
 
@@ -151,7 +152,7 @@ export const deviceTokenSchema = z.object({
 });
 export const deviceTokensResponseSchema = envelope(z.array(deviceTokenSchema));
 export const issueDeviceTokenBodySchema = z.object({
-  label: z.string().trim().min(1, 'Name the device.').max(80),
+  label: z.string().trim().min(1, { error: () => m.nameTheDevice() }).max(80),
 });
 export const issuedDeviceTokenResponseSchema = envelope(deviceTokenSchema.extend({ token: z.string() }));
 
@@ -160,7 +161,7 @@ export const reportLocationBodySchema = positionSchema.extend({
   // Year 0 is valid ISO 8601 but not a time PostgreSQL stores.
   recordedAt: z.iso
     .datetime({ offset: true })
-    .refine((value) => !value.startsWith('0000'), 'Not a valid time.')
+    .refine((value) => !value.startsWith('0000'), { error: () => m.notValidTime() })
     .optional(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSAGES } from '../messages';
+import { m } from '../paraglide/messages.js';
 import { emailSchema, envelope } from './common';
 
 /** Asks for a reset link; the answer is the same whether or not an account uses the email. */
@@ -28,11 +28,11 @@ export const updatePasswordBodySchema = z
   })
   .superRefine((body, ctx) => {
     if (!body.email?.trim() || !body.newPassword) {
-      ctx.addIssue({ code: 'custom', message: MESSAGES.enterEmailAndPassword, path: [] });
+      ctx.addIssue({ code: 'custom', message: m.enterEmailAndPassword(), path: [] });
       return;
     }
     if (!emailSchema.safeParse(body.email).success) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a valid email address.', path: ['email'] });
+      ctx.addIssue({ code: 'custom', message: m.enterValidEmail(), path: ['email'] });
     }
   })
   .transform((body) => ({ email: emailSchema.parse(body.email), newPassword: body.newPassword! }));

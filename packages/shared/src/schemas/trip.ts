@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CAR_TYPES, TRIP_STATUSES } from '../constants';
-import { TRIP_RATING_REQUIRED } from '../messages';
+import { m } from '../paraglide/messages.js';
 import { envelope } from './common';
 
 const timestamp = z.string();
@@ -43,7 +43,7 @@ export const tripSchema = z.object({
 export type Trip = z.infer<typeof tripSchema>;
 
 const booleanQuery = z
-  .enum(['true', 'false'], { message: 'Must be true or false.' })
+  .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
   .transform((value) => value === 'true');
 
 /** Filters a dispatcher expects, shared by both trip list paths. */
@@ -95,11 +95,11 @@ export const tripDetailResponseSchema = envelope(
 
 /** Feedback and a 1-to-5 star rating; a rating is required. */
 export const tripFeedbackBodySchema = z.object({
-  feedback: z.string().trim().max(2000, 'Feedback must be at most 2000 characters.').default(''),
+  feedback: z.string().trim().max(2000, { error: () => m.feedbackTooLong({ max: 2000 }) }).default(''),
   rating: z
-    .number({ message: TRIP_RATING_REQUIRED })
-    .int(TRIP_RATING_REQUIRED)
-    .min(1, TRIP_RATING_REQUIRED)
-    .max(5, TRIP_RATING_REQUIRED),
+    .number({ error: () => m.tripRatingRequired() })
+    .int({ error: () => m.tripRatingRequired() })
+    .min(1, { error: () => m.tripRatingRequired() })
+    .max(5, { error: () => m.tripRatingRequired() }),
 });
 export const tripFeedbackResponseSchema = envelope(tripFeedbackSchema);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer } from '@bmet/shared/schemas/account';
 import { accounts, auditLog } from '../../db/schema';
 import { createAccount, createDriver } from '../../db/seed/factories';
@@ -114,9 +114,9 @@ describe('POST /api/city_dealer/create', () => {
   });
 
   it.each([
-    ['short', MESSAGES.passwordTooShort(8)],
-    ['password123', MESSAGES.passwordTooCommon],
-    ['x'.repeat(129), MESSAGES.passwordTooLong(128)],
+    ['short', m.passwordTooShort({ min: 8 })],
+    ['password123', m.passwordTooCommon()],
+    ['x'.repeat(129), m.passwordTooLong({ max: 128 })],
   ])('refuses the weak password %s, saying what is needed', async (password, message) => {
     const admin = await signInAs(t, 'admin');
     const email = `${newTag()}@dealers.example.in`;
@@ -147,7 +147,7 @@ describe('POST /api/city_dealer/create', () => {
       state: 'atlantis',
     });
     expect(badState.statusCode).toBe(400);
-    expect(badState.json().error).toBe(`state: ${MESSAGES.chooseState}`);
+    expect(badState.json().error).toBe(`state: ${m.chooseState()}`);
   });
 
   it.each(['city_dealer', 'franchise'] as const)('answers 403 to a %s', async (role) => {
@@ -155,7 +155,7 @@ describe('POST /api/city_dealer/create', () => {
     const email = `${newTag()}@dealers.example.in`;
     const response = await createDealer(caller.token, { name: 'N', email, password: STRONG, state: 'goa' });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: MESSAGES.forbidden, code: 'FORBIDDEN' });
+    expect(response.json()).toEqual({ error: m.forbidden(), code: 'FORBIDDEN' });
     expect(await t.db.select().from(accounts).where(eq(accounts.email, email))).toHaveLength(0);
   });
 });
@@ -247,7 +247,7 @@ describe('POST /api/city_dealer/getcitydealers', () => {
     const admin = await signInAs(t, 'admin');
     const response = await listDealers(admin.token, { cursor: 'bm90LWEtY3Vyc29y' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+    expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
   });
 
   it.each(['city_dealer', 'franchise'] as const)('answers 403 to a %s', async (role) => {
@@ -301,7 +301,7 @@ describe('PATCH /api/city_dealer/:id', () => {
     expect((await me(dealer.token)).statusCode).toBe(401);
     const refused = await postSignIn(t.app, credentials);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: MESSAGES.accountDisabled, code: 'FORBIDDEN' });
+    expect(refused.json()).toEqual({ error: m.accountDisabled(), code: 'FORBIDDEN' });
 
     expect((await patch(admin.token, dealer.account.id, { disabled: false })).json().data.disabled).toBe(
       false,
@@ -315,7 +315,7 @@ describe('PATCH /api/city_dealer/:id', () => {
     await createAccount(t.db, { role: 'franchise', state: 'goa', dealerId: dealer.id });
     const response = await patch(admin.token, dealer.id, { state: 'kerala' });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ error: MESSAGES.stateLockedByFranchises, code: 'CONFLICT' });
+    expect(response.json()).toEqual({ error: m.stateLockedByFranchises(), code: 'CONFLICT' });
     expect((await patch(admin.token, dealer.id, { name: 'Renamed', state: 'goa' })).statusCode).toBe(200);
   });
 
@@ -324,7 +324,7 @@ describe('PATCH /api/city_dealer/:id', () => {
     const dealer = await createAccount(t.db, { role: 'city_dealer' });
     const empty = await patch(admin.token, dealer.id, {});
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error).toBe(MESSAGES.nothingToChange);
+    expect(empty.json().error).toBe(m.nothingToChange());
     const franchise = await createAccount(t.db, { role: 'franchise' });
     expect((await patch(admin.token, franchise.id, { name: 'X' })).statusCode).toBe(404);
   });

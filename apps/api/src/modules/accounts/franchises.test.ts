@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ROLES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Franchise } from '@bmet/shared/schemas/account';
 import { accounts } from '../../db/schema';
 import { createAccount, createDriver } from '../../db/seed/factories';
 import { authHeader, postSignIn, signInAs, useTestApp } from '../../test/test-app';
+import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();
 
@@ -59,7 +60,7 @@ describe('POST /api/franchise/create', () => {
 
     expect(response.statusCode).toBe(201);
     const { data } = response.json();
-    expect(data).toEqual({ message: MESSAGES.userCreated, uid: expect.any(String) });
+    expect(data).toEqual({ message: m.userCreated(), uid: expect.any(String) });
     const [row] = await t.db.select().from(accounts).where(eq(accounts.id, data.uid));
     // Its own, whatever the body says.
     expect(row).toMatchObject({
@@ -80,9 +81,9 @@ describe('POST /api/franchise/create', () => {
     const response = await createFranchise(dealer.token, body({ state: 'goa' }));
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: MESSAGES.dealerOwnStateOnly('maharashtra'),
+      error: m.dealerOwnStateOnly({ state: stateLabel('maharashtra') }),
       code: 'VALIDATION',
-      fieldErrors: { state: [MESSAGES.dealerOwnStateOnly('maharashtra')] },
+      fieldErrors: { state: [m.dealerOwnStateOnly({ state: stateLabel('maharashtra') })] },
     });
   });
 
@@ -119,7 +120,7 @@ describe('POST /api/franchise/create', () => {
       body({ state: 'kerala', dealerId: await dealerIdOf() }),
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json().error).toBe(MESSAGES.dealerOfOtherState);
+    expect(response.json().error).toBe(m.dealerOfOtherState());
   });
 
   it('answers 403 to a franchise', async () => {
@@ -140,7 +141,7 @@ describe('POST /api/franchise/create', () => {
     expect(used.json().error).toBe('The email address is already in use by another account.');
     const weak = await createFranchise(dealer.token, body({ password: 'iloveyou' }));
     expect(weak.statusCode).toBe(400);
-    expect(weak.json().error).toBe(MESSAGES.passwordTooCommon);
+    expect(weak.json().error).toBe(m.passwordTooCommon());
   });
 });
 
@@ -221,7 +222,7 @@ describe('PATCH /api/franchise/:id', () => {
     };
     const refused = await postSignIn(t.app, credentials);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().error).toBe(MESSAGES.accountDisabled);
+    expect(refused.json().error).toBe(m.accountDisabled());
 
     expect((await patch(dealer.token, id, { disabled: false })).statusCode).toBe(200);
     expect((await postSignIn(t.app, credentials)).statusCode).toBe(200);
@@ -238,7 +239,7 @@ describe('PATCH /api/franchise/:id', () => {
     expect(moved.statusCode).toBe(403);
     const outOfState = await patch(dealer.token, own.id, { state: 'goa' });
     expect(outOfState.statusCode).toBe(400);
-    expect(outOfState.json().error).toBe(MESSAGES.dealerOwnStateOnly('maharashtra'));
+    expect(outOfState.json().error).toBe(m.dealerOwnStateOnly({ state: stateLabel('maharashtra') }));
   });
 
   it('an admin moves a franchise to a dealer of its state, and changes its state only without drivers', async () => {
@@ -254,7 +255,7 @@ describe('PATCH /api/franchise/:id', () => {
 
     const wrongState = await patch(admin.token, franchise.id, { dealerId: elsewhere.id });
     expect(wrongState.statusCode).toBe(400);
-    expect(wrongState.json().error).toBe(MESSAGES.dealerOfOtherState);
+    expect(wrongState.json().error).toBe(m.dealerOfOtherState());
     // Changing the state alone would leave it under a dealer of another state.
     expect((await patch(admin.token, franchise.id, { state: 'kerala' })).statusCode).toBe(400);
 
@@ -265,7 +266,7 @@ describe('PATCH /api/franchise/:id', () => {
     await createDriver(t.db, { franchiseId: franchise.id, state: 'kerala' });
     const withDrivers = await patch(admin.token, franchise.id, { state: 'goa', dealerId: null });
     expect(withDrivers.statusCode).toBe(409);
-    expect(withDrivers.json().error).toBe(MESSAGES.stateLockedByDrivers);
+    expect(withDrivers.json().error).toBe(m.stateLockedByDrivers());
 
     const unassigned = await patch(admin.token, franchise.id, { dealerId: null });
     expect(unassigned.json().data).toMatchObject({ dealerId: null, dealerName: null });

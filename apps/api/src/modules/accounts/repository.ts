@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import { STATES, type State } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
@@ -23,6 +23,7 @@ import {
 import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
 import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
+import { stateLabel } from '@bmet/shared/labels';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
 export type Caller = AccountScopeCaller & { state: string | null; requestId: string };
@@ -232,8 +233,8 @@ export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaff
           )
           .for('share');
         if (!dealer || dealer.state !== input.state) {
-          throw new AppError('VALIDATION', MESSAGES.dealerOfOtherState, {
-            fieldErrors: { dealerId: [MESSAGES.dealerOfOtherState] },
+          throw new AppError('VALIDATION', m.dealerOfOtherState(), {
+            fieldErrors: { dealerId: [m.dealerOfOtherState()] },
           });
         }
       }
@@ -260,7 +261,7 @@ export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaff
     });
   } catch (error) {
     // Two creations racing with one email: the unique index decides, with the spec's message.
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', MESSAGES.emailInUse);
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', m.emailInUse());
     throw error;
   }
 }
@@ -343,7 +344,7 @@ export async function updateCityDealer(
         .select({ count: sql<number>`count(*)`.mapWith(Number) })
         .from(accounts)
         .where(franchiseScope(accounts, { id, role: 'city_dealer' }));
-      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', MESSAGES.stateLockedByFranchises);
+      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', m.stateLockedByFranchises());
     }
     await applyPatch(tx, caller, 'city-dealers', before, patch);
     return findCityDealer(tx, id);
@@ -361,12 +362,12 @@ export async function updateFranchise(
     const before = await lockAccount(tx, id, franchiseScope(accounts, caller));
     if (!before) return null;
     if (patch.dealerId !== undefined && caller.role !== 'admin' && patch.dealerId !== before.dealerId) {
-      throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+      throw new AppError('FORBIDDEN', m.forbidden());
     }
     const state = patch.state ?? before.state;
     if (caller.role === 'city_dealer' && state !== caller.state) {
-      throw new AppError('VALIDATION', MESSAGES.dealerOwnStateOnly(caller.state ?? '-'), {
-        fieldErrors: { state: [MESSAGES.dealerOwnStateOnly(caller.state ?? '-')] },
+      throw new AppError('VALIDATION', m.dealerOwnStateOnly({ state: stateLabel(caller.state ?? '-') }), {
+        fieldErrors: { state: [m.dealerOwnStateOnly({ state: stateLabel(caller.state ?? '-') })] },
       });
     }
     if (state !== before.state) {
@@ -375,7 +376,7 @@ export async function updateFranchise(
         .select({ count: sql<number>`count(*)`.mapWith(Number) })
         .from(drivers)
         .where(and(eq(drivers.franchiseId, id), isNull(drivers.deletedAt)));
-      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', MESSAGES.stateLockedByDrivers);
+      if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', m.stateLockedByDrivers());
     }
     const dealerId = patch.dealerId !== undefined ? patch.dealerId : before.dealerId;
     if (dealerId && (dealerId !== before.dealerId || state !== before.state)) {
@@ -386,8 +387,8 @@ export async function updateFranchise(
       // A dealer it already works under may since have been disabled; a new one must be active.
       const newlyChosen = dealerId !== before.dealerId;
       if (!chosen || chosen.state !== state || (newlyChosen && chosen.disabled)) {
-        throw new AppError('VALIDATION', MESSAGES.dealerOfOtherState, {
-          fieldErrors: { dealerId: [MESSAGES.dealerOfOtherState] },
+        throw new AppError('VALIDATION', m.dealerOfOtherState(), {
+          fieldErrors: { dealerId: [m.dealerOfOtherState()] },
         });
       }
     }

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { State } from '@bmet/shared/constants';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import {
   cityDealerListBodySchema,
   cityDealerListResponseSchema,
@@ -31,6 +31,7 @@ import {
   updateFranchise,
   type Caller,
 } from './repository';
+import { stateLabel } from '@bmet/shared/labels';
 
 export type AccountRoutesOptions = { db: Db };
 
@@ -41,7 +42,7 @@ const errors = {
   404: errorBodySchema,
   409: errorBodySchema,
 };
-const notFound = () => new AppError('NOT_FOUND', MESSAGES.notFound);
+const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
 function callerOf(request: FastifyRequest): Caller {
   const user = currentUser(request);
@@ -73,10 +74,10 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
   ) {
     const problem = checkPasswordPolicy(input.password);
     if (problem) throw new AppError('VALIDATION', problem, { fieldErrors: { password: [problem] } });
-    if (await findAccountByEmail(db, input.email)) throw new AppError('CONFLICT', MESSAGES.emailInUse);
+    if (await findAccountByEmail(db, input.email)) throw new AppError('CONFLICT', m.emailInUse());
     const passwordHash = await hashPassword(input.password);
     const uid = await insertStaffAccount(db, caller, { ...input, passwordHash });
-    return { data: { message: MESSAGES.userCreated, uid } };
+    return { data: { message: m.userCreated(), uid } };
   }
 
   app.post(
@@ -122,17 +123,17 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       const { name, email, password, state, dealerId: chosenDealer } = request.body;
       let dealerId: string | null = null;
       if (caller.role === 'city_dealer') {
-        if (!caller.state) throw new AppError('FORBIDDEN', MESSAGES.forbidden);
+        if (!caller.state) throw new AppError('FORBIDDEN', m.forbidden());
         if (state !== caller.state) {
-          const message = MESSAGES.dealerOwnStateOnly(caller.state);
+          const message = m.dealerOwnStateOnly({ state: stateLabel(caller.state) });
           throw new AppError('VALIDATION', message, { fieldErrors: { state: [message] } });
         }
         dealerId = caller.id;
       } else if (chosenDealer) {
         const chosen = await findActiveCityDealer(db, chosenDealer);
         if (!chosen || chosen.state !== state) {
-          throw new AppError('VALIDATION', MESSAGES.dealerOfOtherState, {
-            fieldErrors: { dealerId: [MESSAGES.dealerOfOtherState] },
+          throw new AppError('VALIDATION', m.dealerOfOtherState(), {
+            fieldErrors: { dealerId: [m.dealerOfOtherState()] },
           });
         }
         dealerId = chosen.id;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { accounts } from '../../db/schema';
 import { createAccount } from '../../db/seed/factories';
 import {
@@ -17,15 +17,16 @@ import {
 } from '../../test/test-app';
 import { buildApp } from '../../app';
 import { revokeAccountSessions } from './repository';
+import { roleLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();
 
 const me = (token?: string) =>
   t.app.inject({ method: 'GET', url: '/api/auth/me', headers: token ? authHeader(token) : {} });
 
-const unauthorized = { error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' };
-const sessionEnded = { error: MESSAGES.sessionExpired, code: 'UNAUTHORIZED' };
-const invalidCredentials = { error: MESSAGES.invalidCredentials, code: 'UNAUTHORIZED' };
+const unauthorized = { error: m.unauthorized(), code: 'UNAUTHORIZED' };
+const sessionEnded = { error: m.sessionExpired(), code: 'UNAUTHORIZED' };
+const invalidCredentials = { error: m.invalidCredentials(), code: 'UNAUTHORIZED' };
 
 describe('POST /api/auth/sign-in', () => {
   it.each(ROLES)('signs in a %s on its own tab with an ID token carrying the role claim', async (role) => {
@@ -74,7 +75,7 @@ describe('POST /api/auth/sign-in', () => {
         role: tab,
       });
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: MESSAGES.wrongTab(tab), code: 'FORBIDDEN' });
+      expect(response.json()).toEqual({ error: m.wrongTab({ role: roleLabel(tab) }), code: 'FORBIDDEN' });
     },
   );
 
@@ -105,7 +106,7 @@ describe('POST /api/auth/sign-in', () => {
       role: 'city_dealer',
     });
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: MESSAGES.accountDisabled, code: 'FORBIDDEN' });
+    expect(response.json()).toEqual({ error: m.accountDisabled(), code: 'FORBIDDEN' });
   });
 
   it('answers 400 with a message per field for invalid input', async () => {
@@ -113,7 +114,7 @@ describe('POST /api/auth/sign-in', () => {
     expect(response.statusCode).toBe(400);
     const body = response.json();
     expect(body).toEqual({
-      error: MESSAGES.validationFailed,
+      error: m.validationFailed(),
       code: 'VALIDATION',
       fieldErrors: {
         email: [expect.any(String)],
@@ -182,7 +183,7 @@ describe('sign-in throttling', () => {
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(15 * 60);
     expect(response.json()).toEqual({
-      error: MESSAGES.tooManyAttempts(Math.ceil(retryAfter / 60)),
+      error: m.tooManyAttempts({ minutes: Math.ceil(retryAfter / 60) }),
       code: 'RATE_LIMITED',
     });
   };
@@ -227,7 +228,7 @@ describe('sign-in throttling', () => {
       { remoteAddress: attacker },
     );
     expect(sixth.statusCode).toBe(429);
-    expect(sixth.json().error).toBe(MESSAGES.tooManyAttempts(15));
+    expect(sixth.json().error).toBe(m.tooManyAttempts({ minutes: 15 }));
 
     const owner = await postSignIn(t.app, {
       email: account.email,
@@ -608,6 +609,6 @@ describe('unknown /api paths', () => {
     const response = await t.app.inject({ method, url });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
-    expect(response.json()).toEqual({ error: MESSAGES.notFound, code: 'NOT_FOUND' });
+    expect(response.json()).toEqual({ error: m.notFound(), code: 'NOT_FOUND' });
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../../app';
 import type { Db } from '../../db/client';
 import { accounts, passwordResetTokens } from '../../db/schema';
@@ -59,8 +59,8 @@ async function mailedLink(email: string) {
   return { mail, ...resetLinkIn(mail) };
 }
 
-const accepted = { data: { message: MESSAGES.resetRequested } };
-const invalidLink = { error: MESSAGES.resetLinkInvalid, code: 'VALIDATION' };
+const accepted = { data: { message: m.resetRequested() } };
+const invalidLink = { error: m.resetLinkInvalid(), code: 'VALIDATION' };
 
 describe('POST /api/auth/password-reset', () => {
   it('mails a link to this app with a single-use token valid 30 minutes, stored only as a hash', async () => {
@@ -138,7 +138,7 @@ describe('POST /api/auth/password-reset', () => {
       }
       const sixth = await requestReset(email.toUpperCase());
       expect(sixth.statusCode).toBe(429);
-      expect(sixth.json()).toEqual({ error: MESSAGES.tooManyResetRequests(15), code: 'RATE_LIMITED' });
+      expect(sixth.json()).toEqual({ error: m.tooManyResetRequests({ minutes: 15 }), code: 'RATE_LIMITED' });
       expect(Number(sixth.headers['retry-after'])).toBeGreaterThan(14 * 60);
     }
   });
@@ -206,13 +206,13 @@ describe('POST /api/auth/password-reset/confirm', () => {
     const short = await confirmReset(token, 'short');
     expect(short.statusCode).toBe(400);
     expect(short.json()).toEqual({
-      error: MESSAGES.passwordTooShort(8),
+      error: m.passwordTooShort({ min: 8 }),
       code: 'VALIDATION',
-      fieldErrors: { password: [MESSAGES.passwordTooShort(8)] },
+      fieldErrors: { password: [m.passwordTooShort({ min: 8 })] },
     });
     const common = await confirmReset(token, 'password123');
     expect(common.statusCode).toBe(400);
-    expect(common.json().error).toBe(MESSAGES.passwordTooCommon);
+    expect(common.json().error).toBe(m.passwordTooCommon());
 
     expect((await confirmReset(token, 'a-brand-new-passphrase')).statusCode).toBe(200);
   });
@@ -250,7 +250,7 @@ describe('POST /api/auth/password-reset/confirm', () => {
   ])('refuses %s with the same message', async (_name, token) => {
     const response = await confirmReset(token, 'a-brand-new-passphrase');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error: MESSAGES.resetLinkInvalid, code: 'VALIDATION' });
+    expect(response.json()).toMatchObject({ error: m.resetLinkInvalid(), code: 'VALIDATION' });
   });
 
   it('lets a user locked out by failed sign-ins at an address back in there', async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { messageResponseSchema } from '@bmet/shared/schemas/common';
 import {
@@ -54,7 +54,7 @@ export function hashResetToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');
 }
 
-const invalidLink = () => new AppError('VALIDATION', MESSAGES.resetLinkInvalid);
+const invalidLink = () => new AppError('VALIDATION', m.resetLinkInvalid());
 
 function passwordProblem(field: string, password: string): AppError | null {
   const problem = checkPasswordPolicy(password);
@@ -125,7 +125,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       const { lockedUntil } = await takeAttempt(db, key, rule);
       if (lockedUntil) {
         const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
-        throw new AppError('RATE_LIMITED', MESSAGES.tooManyResetRequests(Math.ceil(seconds / 60)), {
+        throw new AppError('RATE_LIMITED', m.tooManyResetRequests({ minutes: Math.ceil(seconds / 60) }), {
           headers: { 'retry-after': String(seconds) },
         });
       }
@@ -157,7 +157,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
           .finally(() => pending.delete(sending));
         pending.add(sending);
       }
-      return reply.status(202).send({ data: { message: MESSAGES.resetRequested } });
+      return reply.status(202).send({ data: { message: m.resetRequested() } });
     },
   );
 
@@ -244,7 +244,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       const problem = passwordProblem('newPassword', newPassword);
       if (problem) throw problem;
       const account = await findAccountByEmail(db, email);
-      if (!account || account.deletedAt) throw new AppError('NOT_FOUND', MESSAGES.noAccountWithEmail);
+      if (!account || account.deletedAt) throw new AppError('NOT_FOUND', m.noAccountWithEmail());
 
       const passwordHash = await hashPassword(newPassword);
       await db.transaction(async (tx) => {
@@ -267,7 +267,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         );
       });
       await clearAccountFailures(db, account.email);
-      return { data: { message: MESSAGES.passwordUpdated(account.email) } };
+      return { data: { message: m.passwordUpdated({ email: account.email }) } };
     },
   );
 };

@@ -1,7 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
 const ARGON2 = { memoryCost: 19456, timeCost: 2, parallelism: 1 };
@@ -14,9 +14,9 @@ function isCommon(password: string): boolean {
 
 /** Answers the message that says what is wrong with a new password, or null when it is fine. */
 export function checkPasswordPolicy(password: string): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) return MESSAGES.passwordTooShort(PASSWORD_MIN_LENGTH);
-  if (password.length > PASSWORD_MAX_LENGTH) return MESSAGES.passwordTooLong(PASSWORD_MAX_LENGTH);
-  if (isCommon(password)) return MESSAGES.passwordTooCommon;
+  if (password.length < PASSWORD_MIN_LENGTH) return m.passwordTooShort({ min: PASSWORD_MIN_LENGTH });
+  if (password.length > PASSWORD_MAX_LENGTH) return m.passwordTooLong({ max: PASSWORD_MAX_LENGTH });
+  if (isCommon(password)) return m.passwordTooCommon();
   return null;
 }
 

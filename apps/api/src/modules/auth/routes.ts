@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { meResponseSchema, signInBodySchema, signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { errorBodySchema } from '@bmet/shared/errors';
 import { profileResponseSchema, updateProfileBodySchema } from '@bmet/shared/schemas/account';
@@ -13,6 +13,7 @@ import { passwordRoutes, type MailSettings } from './password-routes';
 import { findAccountByEmail, revokeSession } from './repository';
 import { createSignInThrottle } from './sign-in-throttle';
 import { startSession } from './start-session';
+import { roleLabel } from '@bmet/shared/labels';
 
 /**
  * buildApp registers this plugin with the whole configuration object it was given (server.ts
@@ -21,7 +22,7 @@ import { startSession } from './start-session';
 export type AuthRoutesOptions = { db: Db; jwtSecret: string; tokenTtlHours: number; mail?: MailSettings };
 
 function lockedError(seconds: number): AppError {
-  return new AppError('RATE_LIMITED', MESSAGES.tooManyAttempts(Math.ceil(seconds / 60)), {
+  return new AppError('RATE_LIMITED', m.tooManyAttempts({ minutes: Math.ceil(seconds / 60) }), {
     headers: { 'retry-after': String(seconds) },
   });
 }
@@ -60,9 +61,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         // Only a wrong password counts; a right one makes this address known for the account.
         await admission.finish(account && passwordOk ? 'right' : 'wrong', account?.id);
       }
-      if (!account || !passwordOk) throw new AppError('UNAUTHORIZED', MESSAGES.invalidCredentials);
-      if (account.disabled) throw new AppError('FORBIDDEN', MESSAGES.accountDisabled);
-      if (account.role !== role) throw new AppError('FORBIDDEN', MESSAGES.wrongTab(role));
+      if (!account || !passwordOk) throw new AppError('UNAUTHORIZED', m.invalidCredentials());
+      if (account.disabled) throw new AppError('FORBIDDEN', m.accountDisabled());
+      if (account.role !== role) throw new AppError('FORBIDDEN', m.wrongTab({ role: roleLabel(role) }));
 
       const answer = await startSession(db, request, account, options);
       request.log.info({ accountId: account.id, role }, 'signed in');

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { accounts, auditLog } from '../../db/schema';
 import { createAccount } from '../../db/seed/factories';
 import { authHeader, issueToken, postSignIn, signInAs, useTestApp } from '../../test/test-app';
@@ -28,7 +28,7 @@ describe('POST /api/admin/update-password', () => {
       newPassword: 'a-fresh-dealer-passphrase',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ data: { message: MESSAGES.passwordUpdated(dealer.account.email) } });
+    expect(response.json()).toEqual({ data: { message: m.passwordUpdated({ email: dealer.account.email }) } });
 
     expect((await me(dealer.token)).statusCode).toBe(401);
     const signIn = (password: string) =>
@@ -66,15 +66,15 @@ describe('POST /api/admin/update-password', () => {
     const admin = await signInAs(t, 'admin');
     const response = await updatePassword(admin.token, body);
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error: MESSAGES.enterEmailAndPassword, code: 'VALIDATION' });
+    expect(response.json()).toMatchObject({ error: m.enterEmailAndPassword(), code: 'VALIDATION' });
   });
 
   it('refuses a weak password, saying what is needed, and leaves the old one', async () => {
     const admin = await signInAs(t, 'admin');
     const franchise = await createAccount(t.db, { role: 'franchise' });
     for (const [password, message] of [
-      ['short', MESSAGES.passwordTooShort(8)],
-      ['qwertyuiop', MESSAGES.passwordTooCommon],
+      ['short', m.passwordTooShort({ min: 8 })],
+      ['qwertyuiop', m.passwordTooCommon()],
     ]) {
       const response = await updatePassword(admin.token, { email: franchise.email, newPassword: password });
       expect(response.statusCode).toBe(400);
@@ -99,7 +99,7 @@ describe('POST /api/admin/update-password', () => {
       newPassword: 'a-fresh-passphrase',
     });
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ error: MESSAGES.noAccountWithEmail, code: 'NOT_FOUND' });
+    expect(response.json()).toEqual({ error: m.noAccountWithEmail(), code: 'NOT_FOUND' });
   });
 
   it.each(['city_dealer', 'franchise'] as const)('answers 403 to a %s', async (role) => {
@@ -168,7 +168,7 @@ describe('PATCH /api/auth/me', () => {
     const admin = await signInAs(t, 'admin');
     const empty = await updateProfile(admin.token, { displayName: '   ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().error).toBe(`displayName: ${MESSAGES.enterDisplayName}`);
+    expect(empty.json().error).toBe(`displayName: ${m.enterDisplayName()}`);
     expect((await updateProfile(admin.token, { displayName: 'x'.repeat(101) })).statusCode).toBe(400);
   });
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RATE_FIELDS, type RateField } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { RATE_FIELD_MAX, type AllRates, type StateRates } from '@bmet/shared/schemas/car-rate';
 import { BASE_RATES } from '../../db/seed/india';
 import { useTestApp } from '../../test/test-app';
@@ -53,7 +53,7 @@ describe('who may use the rates', () => {
     for (const who of [dealer, franchise]) {
       const response = await call(who);
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: MESSAGES.forbidden, code: 'FORBIDDEN' });
+      expect(response.json()).toEqual({ error: m.forbidden(), code: 'FORBIDDEN' });
     }
     expect(await storedRates(t.db, 'goa')).toEqual({ mini: { ...BASE_RATES.mini, version: 1 } });
     expect(await storedRates(t.db, 'kerala')).toEqual({});
@@ -226,15 +226,15 @@ describe('validation: anything but finite numbers of zero or more within bounds 
   it('refuses an unknown car type', async () => {
     const answer = await expectRefused(
       { sedan: rateSet('sedan', { version: 1 }), bus: rateSet('suv') },
-      { _: [MESSAGES.unknownCarTypes(['bus'])] },
+      { _: [m.unknownCarTypes({ count: ['bus'].length, keys: ['bus'].join(', ') })] },
     );
-    expect(answer.error).toBe(MESSAGES.unknownCarTypes(['bus']));
+    expect(answer.error).toBe(m.unknownCarTypes({ count: ['bus'].length, keys: ['bus'].join(', ') }));
   });
 
   it('refuses a car type spelled with capitals', async () => {
     await expectRefused(
       { Sedan: rateSet('sedan', { version: 1 }) },
-      { _: [MESSAGES.unknownCarTypes(['Sedan'])] },
+      { _: [m.unknownCarTypes({ count: ['Sedan'].length, keys: ['Sedan'].join(', ') })] },
     );
   });
 
@@ -261,8 +261,8 @@ describe('validation: anything but finite numbers of zero or more within bounds 
   });
 
   it('refuses a body without any car type', async () => {
-    const answer = await expectRefused({}, { _: [MESSAGES.noRatesSent] });
-    expect(answer.error).toBe(MESSAGES.noRatesSent);
+    const answer = await expectRefused({}, { _: [m.noRatesSent()] });
+    expect(answer.error).toBe(m.noRatesSent());
   });
 
   it.each([
@@ -276,16 +276,16 @@ describe('validation: anything but finite numbers of zero or more within bounds 
   it('refuses an unknown state', async () => {
     const answer = await expectRefused({ sedan: rateSet('sedan', { version: 1 }) }, {}, { url: 'atlantis' });
     expect(answer).toEqual({
-      error: `state: ${MESSAGES.unknownState}`,
+      error: `state: ${m.unknownState()}`,
       code: 'VALIDATION',
-      fieldErrors: { state: [MESSAGES.unknownState] },
+      fieldErrors: { state: [m.unknownState()] },
     });
   });
 
   it('refuses a state not written in lowercase', async () => {
     await expectRefused(
       { sedan: rateSet('sedan', { version: 1 }) },
-      { state: [MESSAGES.unknownState] },
+      { state: [m.unknownState()] },
       { url: 'Odisha' },
     );
   });
@@ -302,7 +302,7 @@ describe('optimistic concurrency', () => {
       mini: rateSet('mini', { basePrice: 60, version: 1 }),
     });
     expect(stale.statusCode).toBe(409);
-    expect(stale.json()).toEqual({ error: MESSAGES.ratesConflict, code: 'CONFLICT' });
+    expect(stale.json()).toEqual({ error: m.ratesConflict(), code: 'CONFLICT' });
     expect(await storedRates(t.db, 'manipur')).toEqual({
       mini: { ...rateSet('mini', { basePrice: 55 }), version: 2 },
     });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { BASE_RATES } from '../../db/seed/india';
 import { useTestApp } from '../../test/test-app';
 import {
@@ -39,7 +39,7 @@ describe('concurrent saves of one rate set', () => {
     expect(winners).toHaveLength(1);
     expect(statuses.filter((status) => status === 409)).toHaveLength(SAVES - 1);
     for (const response of responses.filter((r) => r.statusCode === 409)) {
-      expect(response.json()).toEqual({ error: MESSAGES.ratesConflict, code: 'CONFLICT' });
+      expect(response.json()).toEqual({ error: m.ratesConflict(), code: 'CONFLICT' });
     }
 
     const winner = winners[0]!;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { RateHistoryResponse, StateRates } from '@bmet/shared/schemas/car-rate';
 import { BASE_RATES } from '../../db/seed/india';
 import { useTestApp } from '../../test/test-app';
@@ -14,6 +14,7 @@ import {
   storedRates,
   type Staff,
 } from './test-fixtures';
+import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();
 let admin: Staff;
@@ -218,8 +219,8 @@ describe('POST /api/admin/copyRates', () => {
   });
 
   it.each([
-    ['the same state', { from: 'goa', to: 'goa' }, 'to', MESSAGES.copyToSameState],
-    ['an unknown state', { from: 'goa', to: 'atlantis' }, 'to', MESSAGES.unknownState],
+    ['the same state', { from: 'goa', to: 'goa' }, 'to', m.copyToSameState()],
+    ['an unknown state', { from: 'goa', to: 'atlantis' }, 'to', m.unknownState()],
     ['a missing target', { from: 'goa' }, 'to', 'This field is required.'],
     ['an unknown field', { from: 'goa', to: 'kerala', overwrite: true }, '_', 'Unknown field: overwrite.'],
   ])('answers 400 to %s, copying nothing', async (_, body, field, message) => {
@@ -237,8 +238,8 @@ describe('POST /api/admin/copyRates', () => {
     const response = await postCopy(t, admin, { from: 'arunachal pradesh', to: 'andhra pradesh' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
-      error: MESSAGES.noRatesToCopy('arunachal pradesh'),
-      fieldErrors: { from: [MESSAGES.noRatesToCopy('arunachal pradesh')] },
+      error: m.noRatesToCopy({ state: stateLabel('arunachal pradesh') }),
+      fieldErrors: { from: [m.noRatesToCopy({ state: stateLabel('arunachal pradesh') })] },
     });
     expect(await storedRates(t.db, 'andhra pradesh')).toEqual({ mini: { ...BASE_RATES.mini, version: 1 } });
   });

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { CAR_TYPES, RATE_FIELDS, STATES, type CarType, type State } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type {
   AllRates,
   RateChangeAction,
@@ -16,6 +16,7 @@ import type { Db } from '../../db/client';
 import { accounts, carRateHistory, carRates } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import { decodeCursor, keysetPage } from '../../lib/paging';
+import { stateLabel } from '@bmet/shared/labels';
 
 type CarRateRow = typeof carRates.$inferSelect;
 
@@ -83,7 +84,7 @@ async function lockRates(tx: DbExecutor, state: State, types: CarType[]): Promis
   return new Map(rows.map((row) => [row.carType, row]));
 }
 
-const conflict = () => new AppError('CONFLICT', MESSAGES.ratesConflict);
+const conflict = () => new AppError('CONFLICT', m.ratesConflict());
 
 type Change = {
   carType: CarType;
@@ -224,8 +225,8 @@ export async function copyStateRates(db: Db, actor: Actor, from: State, to: Stat
       .filter((row) => isCarType(row.carType))
       .sort((a, b) => byCarType(a.carType, b.carType));
     if (sets.length === 0) {
-      throw new AppError('VALIDATION', MESSAGES.noRatesToCopy(from), {
-        fieldErrors: { from: [MESSAGES.noRatesToCopy(from)] },
+      throw new AppError('VALIDATION', m.noRatesToCopy({ state: stateLabel(from) }), {
+        fieldErrors: { from: [m.noRatesToCopy({ state: stateLabel(from) })] },
       });
     }
     const types = sets.map((row) => row.carType as CarType);

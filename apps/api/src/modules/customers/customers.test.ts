@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { customerListResponseSchema } from '@bmet/shared/schemas/customer';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
@@ -40,7 +40,7 @@ describe('customers are for admins only', () => {
     for (const url of ['/api/customers', `/api/customers/${customer.id}`, '/api/customers?q=a']) {
       const response = await get(role, url);
       expect(response.statusCode).toBe(403);
-      expect(response.json()).toEqual({ error: MESSAGES.forbidden, code: 'FORBIDDEN' });
+      expect(response.json()).toEqual({ error: m.forbidden(), code: 'FORBIDDEN' });
     }
   });
 
@@ -148,7 +148,7 @@ describe('GET /api/customers', () => {
     for (const cursor of ['%%%', 'e30', ...forged]) {
       const response = await get('admin', `/api/customers?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     }
   });
 });
@@ -251,7 +251,7 @@ describe('GET /api/customers/:id', () => {
   it('answers 404 for an unknown customer and 400 for an id that is not an id', async () => {
     const missing = await get('admin', `/api/customers/${randomUUID()}`);
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ error: MESSAGES.notFound, code: 'NOT_FOUND' });
+    expect(missing.json()).toEqual({ error: m.notFound(), code: 'NOT_FOUND' });
     expect((await get('admin', '/api/customers/123')).statusCode).toBe(400);
   });
 });

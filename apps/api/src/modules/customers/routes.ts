@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   customerDetailResponseSchema,
@@ -61,7 +61,7 @@ export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = asyn
     },
     async (request) => {
       const customer = await findCustomer(db, request.params.id);
-      if (!customer) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      if (!customer) throw new AppError('NOT_FOUND', m.notFound());
       return { data: customer };
     },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { auditLog, driverDeviceTokens } from '../../db/schema';
 import { authHeader, useTestApp } from '../../test/test-app';
 import { hashDeviceToken } from './device-tokens';
@@ -19,8 +19,8 @@ const listTokens = (token: string, driverId: string) =>
 const revoke = (token: string, driverId: string, tokenId: string) =>
   t.app.inject({ method: 'DELETE', url: `${tokensUrl(driverId)}/${tokenId}`, headers: authHeader(token) });
 
-const notFound = { error: MESSAGES.notFound, code: 'NOT_FOUND' };
-const unauthorized = { error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' };
+const notFound = { error: m.notFound(), code: 'NOT_FOUND' };
+const unauthorized = { error: m.unauthorized(), code: 'UNAUTHORIZED' };
 const isoTime = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
 
 async function auditOf(tokenId: string) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp } from '../../app';
 import { createDriver } from '../../db/seed/factories';
 import { createInProcessLocationBus, type LocationBus } from '../../infra/location-bus';
@@ -107,7 +107,7 @@ describe('GET /api/drivers/location/:driverKey/stream', () => {
     const subscribersBefore = bus.subscribers();
     const outside = await openLocationStream(t.baseUrl, s.otherDriver.id, s.dealer.token);
     expect(outside.response.status).toBe(404);
-    expect(await outside.response.json()).toEqual({ error: MESSAGES.notFound, code: 'NOT_FOUND' });
+    expect(await outside.response.json()).toEqual({ error: m.notFound(), code: 'NOT_FOUND' });
 
     const deleted = await openLocationStream(t.baseUrl, s.deletedDriver.id, s.admin.token);
     expect(deleted.response.status).toBe(404);
@@ -120,7 +120,7 @@ describe('GET /api/drivers/location/:driverKey/stream', () => {
 
     const anonymous = await fetch(`${t.baseUrl}/api/drivers/location/${s.driver.id}/stream`);
     expect(anonymous.status).toBe(401);
-    expect(await anonymous.json()).toEqual({ error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' });
+    expect(await anonymous.json()).toEqual({ error: m.unauthorized(), code: 'UNAUTHORIZED' });
     expect(bus.subscribers()).toBe(subscribersBefore);
   });
 

@@ -1,7 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import type { AccessEvent, AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
@@ -115,7 +115,7 @@ export function createLocationStreams(
     async open(request, reply, { driverId, readCurrent, expiresAt, stillAllowed, owner }) {
       // The slot is taken before the first await, so that parallel opens cannot pass the cap.
       if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
-        throw new AppError('RATE_LIMITED', MESSAGES.tooManyStreams, { headers: { 'retry-after': '5' } });
+        throw new AppError('RATE_LIMITED', m.tooManyStreams(), { headers: { 'retry-after': '5' } });
       }
       if (owner) perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
       let slotHeld = Boolean(owner);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { authHeader, useTestApp } from '../../test/test-app';
 import { createScope } from './test-support';
 
@@ -13,7 +13,7 @@ beforeAll(async () => {
 const getLocation = (token: string, driverKey: string) =>
   t.app.inject({ method: 'GET', url: `/api/drivers/location/${driverKey}`, headers: authHeader(token) });
 
-const notFound = { error: MESSAGES.notFound, code: 'NOT_FOUND' };
+const notFound = { error: m.notFound(), code: 'NOT_FOUND' };
 
 describe('GET /api/drivers/location/:driverKey', () => {
   it("answers the driver's name, contact and position, with the time of the position", async () => {
@@ -84,6 +84,6 @@ describe('GET /api/drivers/location/:driverKey', () => {
   it('answers 401 without a token', async () => {
     const response = await t.app.inject({ method: 'GET', url: `/api/drivers/location/${s.driver.id}` });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' });
+    expect(response.json()).toEqual({ error: m.unauthorized(), code: 'UNAUTHORIZED' });
   });
 });

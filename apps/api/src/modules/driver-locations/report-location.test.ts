@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { driverDeviceTokens, drivers } from '../../db/schema';
 import { createDriver } from '../../db/seed/factories';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   s = await createScope(t.db);
 });
 
-const unauthorized = { error: MESSAGES.unauthorized, code: 'UNAUTHORIZED' };
+const unauthorized = { error: m.unauthorized(), code: 'UNAUTHORIZED' };
 
 async function positionOf(driverId: string) {
   const [row] = await t.db
@@ -232,7 +232,7 @@ describe('POST /api/driver-app/location', () => {
     ).toBe(true);
     const limited = responses.find((response) => response.statusCode === 429);
     expect(limited, statuses.join()).toBeDefined();
-    expect(limited!.json()).toEqual({ error: MESSAGES.rateLimited, code: 'RATE_LIMITED' });
+    expect(limited!.json()).toEqual({ error: m.rateLimited(), code: 'RATE_LIMITED' });
     expect(Number(limited!.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 
     expect((await reportLocation(t.app, other.token, { lat: 18.5, long: 73.8 })).statusCode).toBe(204);

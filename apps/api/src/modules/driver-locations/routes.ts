@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   deviceTokensResponseSchema,
@@ -57,8 +57,8 @@ const TOUCH_EVERY_MS = 60_000;
 // Failed device sign-ins per client address and minute, against guessing at tokens.
 const FAILED_DEVICE_AUTH_PER_MINUTE = 30;
 
-const notFound = () => new AppError('NOT_FOUND', MESSAGES.notFound);
-const deviceUnauthorized = () => new AppError('UNAUTHORIZED', MESSAGES.unauthorized);
+const notFound = () => new AppError('NOT_FOUND', m.notFound());
+const deviceUnauthorized = () => new AppError('UNAUTHORIZED', m.unauthorized());
 
 function bearerToken(request: FastifyRequest): string | null {
   const [scheme, token, extra] = (request.headers.authorization ?? '').split(' ');
@@ -327,7 +327,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     keyGenerator: (request) => `device-auth-failures:${request.ip}`,
   });
   const tooMany = (retryAfterSeconds: number) =>
-    new AppError('RATE_LIMITED', MESSAGES.rateLimited, {
+    new AppError('RATE_LIMITED', m.rateLimited(), {
       headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
     });
 

@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../../app';
 import { createAccount, createDriver } from '../../db/seed/factories';
 import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
@@ -141,7 +141,7 @@ describe('streams per session', () => {
     const refused = await rawStream(token);
     expect(refused.status).toBe(429);
     expect(JSON.parse(await refused.body())).toEqual({
-      error: MESSAGES.tooManyStreams,
+      error: m.tooManyStreams(),
       code: 'RATE_LIMITED',
     });
 

@@ -1,6 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 
 export type DocumentImageType = (typeof DOCUMENT_IMAGE_TYPES)[number];
@@ -19,7 +19,7 @@ export function isDocumentImageType(value: string): value is DocumentImageType {
   return (DOCUMENT_IMAGE_TYPES as readonly string[]).includes(value);
 }
 
-const unreadable = () => new AppError('VALIDATION', MESSAGES.imageUnreadable);
+const unreadable = () => new AppError('VALIDATION', m.imageUnreadable());
 
 /**
  * Checks an uploaded scan by its content, not its name: it must decode completely as the declared
@@ -30,7 +30,7 @@ export async function prepareDocumentImage(
   input: Buffer,
   declared: DocumentImageType,
 ): Promise<{ body: Buffer; contentType: DocumentImageType; extension: 'jpg' | 'png' }> {
-  if (input.length === 0) throw new AppError('VALIDATION', MESSAGES.imageEmpty);
+  if (input.length === 0) throw new AppError('VALIDATION', m.imageEmpty());
   const options = {
     failOn: 'error',
     limitInputPixels: MAX_IMAGE_MEGAPIXELS * 1_000_000,
@@ -46,10 +46,10 @@ export async function prepareDocumentImage(
   if (!detected) throw unreadable();
   const expected = FORMATS[declared];
   if (detected !== expected) {
-    throw new AppError('VALIDATION', MESSAGES.imageTypeMismatch(detected.name, declared));
+    throw new AppError('VALIDATION', m.imageTypeMismatch({ detected: detected.name, declared }));
   }
   if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_IMAGE_MEGAPIXELS * 1_000_000) {
-    throw new AppError('VALIDATION', MESSAGES.imageTooManyPixels(MAX_IMAGE_MEGAPIXELS));
+    throw new AppError('VALIDATION', m.imageTooManyPixels({ megapixels: MAX_IMAGE_MEGAPIXELS }));
   }
 
   const pipeline = sharp(input, options)

@@ -5,8 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DOCUMENT_KEYS, DOCUMENT_LABELS } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { DOCUMENT_KEYS } from '@bmet/shared/constants';
+import { documentLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
 import { DOCUMENT_IMAGE_MAX_BYTES } from '@bmet/shared/constants';
 import { buildApp } from '../../app';
 import { buildDocumentRow, createDriver, insertDocuments } from '../../db/seed/factories';
@@ -93,7 +94,7 @@ describe('GET /api/drivers/driver/:id/documents', () => {
     expect(response.json()).toEqual({
       data: DOCUMENT_KEYS.map((key) => ({
         key,
-        label: DOCUMENT_LABELS[key],
+        label: documentLabel(key),
         status: 'not_submitted',
         hasImage: false,
         contentType: null,
@@ -295,7 +296,7 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
   ])('answers 415 to Content-Type %s', async (contentType, body) => {
     const response = await upload(w.admin, w.drivers.a1.id, 'panCard', body, contentType);
     expect(response.statusCode).toBe(415);
-    expect(response.json()).toEqual({ error: MESSAGES.imageTypeNotAccepted, code: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(response.json()).toEqual({ error: m.imageTypeNotAccepted(), code: 'UNSUPPORTED_MEDIA_TYPE' });
   });
 
   it('answers 415 to an upload without a Content-Type', async () => {
@@ -311,7 +312,7 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
     const body = Buffer.alloc(DOCUMENT_IMAGE_MAX_BYTES + 1, 0xff);
     const response = await upload(w.admin, w.drivers.a1.id, 'panCard', body, 'image/jpeg');
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ error: MESSAGES.imageTooLarge(5), code: 'PAYLOAD_TOO_LARGE' });
+    expect(response.json()).toEqual({ error: m.imageTooLarge({ megabytes: 5 }), code: 'PAYLOAD_TOO_LARGE' });
   });
 
   it.each([
@@ -332,7 +333,7 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
     const driver = await createDriver(t.db, { franchiseId: w.franchiseA1.id });
     const response = await upload(w.admin, driver.id, 'panCard', await make(), 'image/jpeg');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: MESSAGES.imageUnreadable, code: 'VALIDATION' });
+    expect(response.json()).toEqual({ error: m.imageUnreadable(), code: 'VALIDATION' });
     const documents = await getAs(t, w.admin, `/api/drivers/driver/${driver.id}/documents`);
     expect(documents.json().data[5]).toMatchObject({
       key: 'panCard',
@@ -346,13 +347,13 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
     const png = await upload(w.admin, driver.id, 'panCard', await makeImage('png'), 'image/jpeg');
     expect(png.statusCode).toBe(400);
     expect(png.json()).toEqual({
-      error: MESSAGES.imageTypeMismatch('PNG', 'image/jpeg'),
+      error: m.imageTypeMismatch({ detected: 'PNG', declared: 'image/jpeg' }),
       code: 'VALIDATION',
     });
     const jpeg = await upload(w.admin, driver.id, 'panCard', await makeImage('jpeg'), 'image/png');
     expect(jpeg.statusCode).toBe(400);
     expect(jpeg.json()).toEqual({
-      error: MESSAGES.imageTypeMismatch('JPEG', 'image/png'),
+      error: m.imageTypeMismatch({ detected: 'JPEG', declared: 'image/png' }),
       code: 'VALIDATION',
     });
   });
@@ -360,7 +361,7 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
   it('answers 400 to an empty body', async () => {
     const response = await upload(w.admin, w.drivers.a1.id, 'panCard', Buffer.alloc(0), 'image/jpeg');
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: MESSAGES.imageEmpty, code: 'VALIDATION' });
+    expect(response.json()).toEqual({ error: m.imageEmpty(), code: 'VALIDATION' });
   });
 
   it('answers 400 to an unknown document key', async () => {
@@ -538,7 +539,7 @@ describe('PATCH /api/drivers/driver/:id/documents/:key (review)', () => {
     async (payload) => {
       const response = await review(w.admin, driver.id, 'vehiclePermit', payload);
       expect(response.statusCode).toBe(409);
-      expect(response.json()).toEqual({ error: MESSAGES.documentHasNoImage, code: 'CONFLICT' });
+      expect(response.json()).toEqual({ error: m.documentHasNoImage(), code: 'CONFLICT' });
     },
   );
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { DriverListResponse } from '@bmet/shared/schemas/driver';
 import { drivers } from '../../db/schema';
 import { createDriver, insertDriverRatings } from '../../db/seed/factories';
@@ -17,6 +17,7 @@ import {
   type DriverWorld,
   type Staff,
 } from './test-fixtures';
+import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();
 let w: DriverWorld;
@@ -199,7 +200,7 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
     ])('answers 400 Invalid cursor. to %s', async (_label, cursor) => {
       const response = await getAs(t, franchise, `/api/franchise?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     });
 
     it('answers 400 to a search carrying a NUL character (PostgreSQL text cannot hold it)', async () => {
@@ -218,7 +219,7 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
           `/api/drivers/driver/${w.drivers.a1.id}/history?cursor=${cursor}`,
         );
         expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+        expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
       },
     );
 
@@ -457,7 +458,7 @@ describe('soft delete and restore', () => {
   it.each(['dealerA', 'franchiseA1'] as const)('refuses the deleted list to a %s', async (who) => {
     const response = await getAs(t, w[who], '/api/drivers?deleted=true');
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: MESSAGES.deletedDriversAdminOnly, code: 'FORBIDDEN' });
+    expect(response.json()).toEqual({ error: m.deletedDriversAdminOnly(), code: 'FORBIDDEN' });
     expect((await getAs(t, w[who], '/api/drivers?deleted=false')).statusCode).toBe(200);
   });
 
@@ -465,7 +466,7 @@ describe('soft delete and restore', () => {
     const driver = await createDriver(t.db, { franchiseId: w.franchiseA1.id, deletedAt: new Date() });
     const response = await restore(w[who], driver.id);
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ error: MESSAGES.forbidden, code: 'FORBIDDEN' });
+    expect(response.json()).toEqual({ error: m.forbidden(), code: 'FORBIDDEN' });
   });
 
   it('answers 404 when restoring a driver that is not deleted, or none', async () => {
@@ -522,7 +523,7 @@ describe('PATCH /api/drivers/driver/:id/assignment', () => {
     const driver = await createDriver(t.db, { franchiseId: null, state: 'goa' });
     const response = await assign(w.admin, driver.id, { franchiseId: w.franchiseA1.id, state: 'goa' });
     expect(response.statusCode).toBe(400);
-    const message = MESSAGES.stateDiffersFromFranchise('maharashtra');
+    const message = m.stateDiffersFromFranchise({ state: stateLabel('maharashtra') });
     expect(response.json()).toEqual({
       error: message,
       code: 'VALIDATION',
@@ -540,9 +541,9 @@ describe('PATCH /api/drivers/driver/:id/assignment', () => {
       const response = await assign(w.admin, driver.id, { franchiseId, state: null });
       expect(response.statusCode, franchiseId).toBe(400);
       expect(response.json()).toEqual({
-        error: MESSAGES.franchiseNotFound,
+        error: m.franchiseNotFound(),
         code: 'VALIDATION',
-        fieldErrors: { franchiseId: [MESSAGES.franchiseNotFound] },
+        fieldErrors: { franchiseId: [m.franchiseNotFound()] },
       });
     }
   });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { State } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { driverRatings, trips } from '../../db/schema';
 import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../db/seed/factories';
 import { useTestApp } from '../../test/test-app';
@@ -131,7 +131,7 @@ describe('GET /api/drivers/driver/:id/history', () => {
     for (const cursor of ['%%%', forged]) {
       const response = await getAs(t, w.admin, `/api/drivers/driver/${driver.id}/history?cursor=${cursor}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     }
   });
 

@@ -4,14 +4,13 @@ import { z } from 'zod';
 import {
   CAR_TYPES,
   DOCUMENT_KEYS,
-  DOCUMENT_LABELS,
   STATES,
   type CarType,
   type DocumentKey,
   type State,
 } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
 import type { Db } from '../../db/client';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
@@ -30,6 +29,7 @@ import {
 } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 import { driverScope, type DriverScopeCaller } from './scope';
+import { documentLabel, stateLabel } from '@bmet/shared/labels';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
 export type Caller = DriverScopeCaller & { requestId: string };
@@ -203,7 +203,7 @@ export async function findDriver(
 /** Like findDriver, but a driver outside the caller's scope is a 404, as if it did not exist. */
 export async function getDriver(db: DbExecutor, caller: DriverScopeCaller, id: string): Promise<Driver> {
   const driver = await findDriver(db, caller, id);
-  if (!driver) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  if (!driver) throw new AppError('NOT_FOUND', m.notFound());
   return driver;
 }
 
@@ -294,14 +294,14 @@ export async function assignDriver(
         .where(eq(accounts.id, input.franchiseId))
         .for('share');
       if (!target || target.role !== 'franchise' || target.disabled) {
-        throw new AppError('VALIDATION', MESSAGES.franchiseNotFound, {
-          fieldErrors: { franchiseId: [MESSAGES.franchiseNotFound] },
+        throw new AppError('VALIDATION', m.franchiseNotFound(), {
+          fieldErrors: { franchiseId: [m.franchiseNotFound()] },
         });
       }
       if (isState(target.state)) {
         if (state === null) state = target.state;
         else if (state !== target.state) {
-          const message = MESSAGES.stateDiffersFromFranchise(target.state);
+          const message = m.stateDiffersFromFranchise({ state: stateLabel(target.state) });
           throw new AppError('VALIDATION', message, { fieldErrors: { state: [message] } });
         }
       }
@@ -337,7 +337,7 @@ const documentColumns = {
 function toDocument(key: DocumentKey, row: DocumentRecord | undefined): DriverDocument {
   return {
     key,
-    label: DOCUMENT_LABELS[key],
+    label: documentLabel(key),
     status: row?.status ?? 'not_submitted',
     hasImage: Boolean(row?.objectKey),
     contentType: row?.objectKey ? row.contentType : null,
@@ -479,7 +479,7 @@ export async function reviewDocument(
   return db.transaction(async (tx) => {
     if (!(await lockDriver(tx, caller, input.driverId))) return null;
     const before = await lockDocument(tx, input.driverId, input.key);
-    if (!before?.objectKey) throw new AppError('CONFLICT', MESSAGES.documentHasNoImage);
+    if (!before?.objectKey) throw new AppError('CONFLICT', m.documentHasNoImage());
     const { decision } = input;
     const after =
       decision.status === 'submitted'

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -51,7 +51,7 @@ const errors = {
   404: errorBodySchema,
 };
 const UPLOADS_PER_MINUTE = 60;
-const notFound = () => new AppError('NOT_FOUND', MESSAGES.notFound);
+const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
 /** The signed-in caller as the repository needs it: scope and audit identity. */
 function callerOf(request: FastifyRequest): Caller {
@@ -97,7 +97,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
         const caller = callerOf(request);
         const { q, limit, cursor, deleted } = request.query;
         if (deleted && !can(caller, 'restore', 'drivers')) {
-          throw new AppError('FORBIDDEN', MESSAGES.deletedDriversAdminOnly);
+          throw new AppError('FORBIDDEN', m.deletedDriversAdminOnly());
         }
         const page = await findDrivers(db, caller, { q: q || undefined, limit, cursor, deleted });
         return {
@@ -247,12 +247,12 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       // Before the body is read: a clear answer without receiving megabytes first.
       preParsing: async (request, _reply, payload) => {
         if (!isDocumentImageType(mediaTypeOf(request.headers['content-type']))) {
-          throw new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.imageTypeNotAccepted);
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', m.imageTypeNotAccepted());
         }
         if (Number(request.headers['content-length']) > DOCUMENT_IMAGE_MAX_BYTES) {
           throw new AppError(
             'PAYLOAD_TOO_LARGE',
-            MESSAGES.imageTooLarge(DOCUMENT_IMAGE_MAX_BYTES / 1024 / 1024),
+            m.imageTooLarge({ megabytes: DOCUMENT_IMAGE_MAX_BYTES / 1024 / 1024 }),
           );
         }
         return payload;
@@ -265,7 +265,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       await getDriver(db, caller, id);
       const declared = mediaTypeOf(request.headers['content-type']);
       if (!isDocumentImageType(declared))
-        throw new AppError('UNSUPPORTED_MEDIA_TYPE', MESSAGES.imageTypeNotAccepted);
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', m.imageTypeNotAccepted());
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const image = await prepareDocumentImage(body, declared);
       const objectKey = documentObjectKey(id, key, image.extension);

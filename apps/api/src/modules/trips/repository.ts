@@ -1,9 +1,10 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { CAR_TYPES, CAR_TYPE_LABELS, type CarType, type TripStatus } from '@bmet/shared/constants';
+import { CAR_TYPES, type CarType, type TripStatus } from '@bmet/shared/constants';
+import { carTypeLabel } from '@bmet/shared/labels';
 import { AppError } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
@@ -89,7 +90,7 @@ function toTrip(row: TripRecord, caller: TripScopeCaller, ratings: Map<string, n
           name: row.driverName!,
           phoneNumber: row.driverPhoneNumber,
           rating: ratings.get(row.driverId!) ?? null,
-          Car: vehicleType ? CAR_TYPE_LABELS[vehicleType] : null,
+          Car: vehicleType ? carTypeLabel(vehicleType) : null,
           vehicleNumber: row.driverVehicleNumber,
         }
       : null,
@@ -477,7 +478,7 @@ export async function findTrip(db: DbExecutor, caller: TripScopeCaller, id: stri
 /** Like findTrip, but a trip outside the caller's scope is a 404, as if it did not exist. */
 export async function getTrip(db: DbExecutor, caller: TripScopeCaller, id: string): Promise<Trip> {
   const trip = await findTrip(db, caller, id);
-  if (!trip) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+  if (!trip) throw new AppError('NOT_FOUND', m.notFound());
   return trip;
 }
 

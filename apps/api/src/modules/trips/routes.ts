@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   filterTripsBodySchema,
@@ -49,7 +49,7 @@ function feedbackValidationError(error: NonNullable<FastifyRequest['validationEr
     const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || '_';
     (fieldErrors[field] ??= []).push(issue.message);
   }
-  const message = fieldErrors.rating?.[0] ?? Object.values(fieldErrors)[0]?.[0] ?? MESSAGES.validationFailed;
+  const message = fieldErrors.rating?.[0] ?? Object.values(fieldErrors)[0]?.[0] ?? m.validationFailed();
   return new AppError('VALIDATION', message, { fieldErrors });
 }
 
@@ -137,7 +137,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
       if (request.validationError) throw feedbackValidationError(request.validationError);
       refuseNul('feedback', request.body.feedback);
       const saved = await createTripFeedback(db, callerOf(request), request.params.id, request.body);
-      if (!saved) throw new AppError('NOT_FOUND', MESSAGES.notFound);
+      if (!saved) throw new AppError('NOT_FOUND', m.notFound());
       return reply.status(201).send({ data: saved });
     },
   );

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TRIP_RATING_REQUIRED } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { auditLog, tripFeedback } from '../../db/schema';
 import { useTestApp } from '../../test/test-app';
 import {
@@ -89,9 +89,9 @@ describe('POST /api/trips/:id/feedback', () => {
     const response = await postAs(t, w.admin, `/api/trips/${w.trips.b1.id}/feedback`, body);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
-      error: TRIP_RATING_REQUIRED,
+      error: m.tripRatingRequired(),
       code: 'VALIDATION',
-      fieldErrors: { rating: [TRIP_RATING_REQUIRED] },
+      fieldErrors: { rating: [m.tripRatingRequired()] },
     });
     expect(await feedbackOf(w.trips.b1.id)).toEqual([]);
   });
@@ -128,10 +128,10 @@ describe('POST /api/trips/:id/feedback', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
-      error: TRIP_RATING_REQUIRED,
+      error: m.tripRatingRequired(),
       fieldErrors: {
         feedback: ['Feedback must be at most 2000 characters.'],
-        rating: [TRIP_RATING_REQUIRED],
+        rating: [m.tripRatingRequired()],
       },
     });
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { TripListResponse } from '@bmet/shared/schemas/trip';
 import { trips } from '../../db/schema';
 import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../db/seed/factories';
@@ -458,10 +458,10 @@ describe('paging', () => {
     for (const cursor of forged) {
       const response = await getAs(t, w.admin, `/api/trips?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode, cursor).toBe(400);
-      expect(response.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
       const posted = await postAs(t, w.dealerA, '/api/trips/filter-trips', { cursor });
       expect(posted.statusCode, cursor).toBe(400);
-      expect(posted.json()).toEqual({ error: MESSAGES.invalidCursor, code: 'VALIDATION' });
+      expect(posted.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     }
   });
 });

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { z } from 'zod';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { SignInBody } from '@bmet/shared/schemas/auth';
 import type { signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { ApiError, apiRequest } from '../../lib/api-client';
@@ -30,7 +30,7 @@ export function useSignIn() {
       (error: unknown) => {
         if (mine !== attempt.current) return;
         const failure =
-          error instanceof ApiError ? error : new ApiError(0, { error: MESSAGES.internal, code: 'INTERNAL' });
+          error instanceof ApiError ? error : new ApiError(0, { error: m.internal(), code: 'INTERNAL' });
         setState({ isPending: false, error: failure });
       },
     );

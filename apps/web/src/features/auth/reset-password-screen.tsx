@@ -3,7 +3,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { useSession } from '../../lib/session-context';
 import { useConfirmPasswordReset } from './password-reset-api';
 
@@ -29,9 +29,9 @@ export function ResetPasswordScreen() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const mismatch = !password || !repeated ? MESSAGES.fillAllFields : password !== repeated;
+    const mismatch = !password || !repeated ? m.fillAllFields() : password !== repeated;
     if (mismatch) {
-      setProblem(mismatch === true ? MESSAGES.passwordsDiffer : mismatch);
+      setProblem(mismatch === true ? m.passwordsDiffer() : mismatch);
       return;
     }
     setProblem(null);
@@ -47,7 +47,7 @@ export function ResetPasswordScreen() {
   };
 
   const error = problem ?? (confirm.isError ? confirm.error.message : null);
-  const linkIsBad = !token || confirm.error?.message === MESSAGES.resetLinkInvalid;
+  const linkIsBad = !token || confirm.error?.message === m.resetLinkInvalid();
 
   return (
     <Center mih="calc(100dvh - 100px)">
@@ -59,7 +59,7 @@ export function ResetPasswordScreen() {
             </Title>
             {!token ? (
               <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
-                {MESSAGES.resetLinkMissing}
+                {m.resetLinkMissing()}
               </Alert>
             ) : (
               <>

@@ -15,10 +15,11 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate } from 'react-router';
 import type { Role } from '@bmet/shared/constants';
-import { ROLE_LABELS, ROLES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { ROLES } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import { useSession } from '../../lib/session-context';
 import { useSignIn } from './api';
+import { roleLabel } from '@bmet/shared/labels';
 
 /** The sign-in screen: one tab per role; the chosen tab must match the account's role. */
 export function SignInScreen() {
@@ -57,7 +58,7 @@ export function SignInScreen() {
           <Tabs.List grow mb="md">
             {ROLES.map((r) => (
               <Tabs.Tab key={r} value={r}>
-                {ROLE_LABELS[r]}
+                {roleLabel(r)}
               </Tabs.Tab>
             ))}
           </Tabs.List>
@@ -65,7 +66,7 @@ export function SignInScreen() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h3">
-              {MESSAGES.signInHeading(role)}
+              {m.signInHeading({ role: roleLabel(role) })}
             </Title>
             {signIn.error && (
               <Group gap="xs" wrap="nowrap" align="flex-start" c="red.8" role="alert">
@@ -89,11 +90,11 @@ export function SignInScreen() {
               required
             />
             <Button type="submit" loading={signIn.isPending} fullWidth>
-              {MESSAGES.signInButton}
+              {m.signInButton()}
             </Button>
             {role === 'admin' && (
               <Anchor component={Link} to="/reset-password-admin" size="sm" ta="center">
-                {MESSAGES.forgotPasswordLink}
+                {m.forgotPasswordLink()}
               </Anchor>
             )}
           </Stack>

@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Modal, NativeSelect, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
-import { CAR_TYPE_LABELS, CAR_TYPES, STATES, type State } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { CAR_TYPES, STATES, type State } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { StateRates } from '@bmet/shared/schemas/car-rate';
 import { stateLabel } from '../../lib/format';
 import { useCopyRates } from './api';
+import { carTypeLabel } from '@bmet/shared/labels';
 
 type Outcome = { ok: true; message: string } | { ok: false; message: string };
 
@@ -15,7 +16,7 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const copy = useCopyRates();
   const types = CAR_TYPES.filter((type) => rates[type]);
-  const typeList = types.map((type) => CAR_TYPE_LABELS[type]).join(', ');
+  const typeList = types.map((type) => carTypeLabel(type)).join(', ');
 
   const run = () => {
     if (!target) return;
@@ -23,7 +24,7 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
       { from: state, to: target },
       {
         onSuccess: () => {
-          setOutcome({ ok: true, message: MESSAGES.ratesCopied(stateLabel(state), stateLabel(target)) });
+          setOutcome({ ok: true, message: m.ratesCopied({ from: stateLabel(state), to: stateLabel(target) }) });
           setTarget('');
         },
         onError: (error) => setOutcome({ ok: false, message: error.message }),
@@ -57,7 +58,7 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
                   setOutcome(null);
                 }}
                 data={[
-                  { value: '', label: MESSAGES.selectState, disabled: true },
+                  { value: '', label: m.selectState(), disabled: true },
                   ...STATES.filter((other) => other !== state).map((other) => ({
                     value: other,
                     label: stateLabel(other),

@@ -13,7 +13,7 @@ import {
 import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { Page } from '../../components/page';
 import { stateLabel } from '../../lib/format';
 import { useAllRates } from './api';
@@ -27,7 +27,7 @@ function LoadingRates() {
   return (
     <Group gap="xs" role="status">
       <Loader size="xs" />
-      <Text size="sm">{MESSAGES.loadingRates}</Text>
+      <Text size="sm">{m.loadingRates()}</Text>
     </Group>
   );
 }
@@ -48,7 +48,7 @@ export function ManagePricesScreen() {
   }, []);
 
   const failed = rates.isError && (
-    <Alert color="red" variant="light" role="alert" title={MESSAGES.errorFetchingRates}>
+    <Alert color="red" variant="light" role="alert" title={m.errorFetchingRates()}>
       <Stack gap="xs" align="start">
         <Text size="sm">{rates.error.message}</Text>
         <Button
@@ -66,7 +66,7 @@ export function ManagePricesScreen() {
 
   if (state === null) {
     return (
-      <Page title={MESSAGES.manageRatesTitle}>
+      <Page title={m.manageRatesTitle()}>
         <Paper withBorder p="md" radius="md" maw={480}>
           <Stack gap="sm">
             <NativeSelect
@@ -89,7 +89,7 @@ export function ManagePricesScreen() {
               }}
               onBlur={() => typed && open(typed)}
               data={[
-                { value: '', label: MESSAGES.selectState, disabled: true },
+                { value: '', label: m.selectState(), disabled: true },
                 ...STATES.map((s) => ({ value: s, label: stateLabel(s) })),
               ]}
             />
@@ -102,12 +102,12 @@ export function ManagePricesScreen() {
   }
 
   return (
-    <Page title={MESSAGES.manageRatesTitle}>
+    <Page title={m.manageRatesTitle()}>
       <Group gap="xs" wrap="nowrap">
         <ActionIcon variant="subtle" size="lg" aria-label="Back to states" onClick={() => setState(null)}>
           <IconArrowLeft size={20} />
         </ActionIcon>
-        <Title order={3}>{MESSAGES.updateRatesFor(stateLabel(state))}</Title>
+        <Title order={3}>{m.updateRatesFor({ state: stateLabel(state) })}</Title>
       </Group>
       {rates.isPending && <LoadingRates />}
       {failed}

@@ -1,9 +1,10 @@
 import { Center, Loader, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
-import { CAR_TYPE_LABELS, RATE_FIELDS, type State } from '@bmet/shared/constants';
+import { RATE_FIELDS, type State } from '@bmet/shared/constants';
 import type { RateHistoryEntry } from '@bmet/shared/schemas/car-rate';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { formatDateTime, stateLabel } from '../../lib/format';
 import { useRateHistory } from './api';
+import { carTypeLabel } from '@bmet/shared/labels';
 
 const shown = (value: number | null) => (value === null ? 'blank' : String(value));
 
@@ -17,7 +18,7 @@ function changedFields(entry: RateHistoryEntry): string[] {
 }
 
 function summaryOf(entry: RateHistoryEntry): string {
-  const type = CAR_TYPE_LABELS[entry.carType];
+  const type = carTypeLabel(entry.carType);
   switch (entry.action) {
     case 'create':
       return `${type} added`;

@@ -14,14 +14,13 @@ import {
 import { IconCheck, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import {
-  CAR_TYPE_LABELS,
   CAR_TYPES,
   RATE_FIELDS,
   type CarType,
   type RateField,
   type State,
 } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import {
   RATE_FIELD_MAX,
   rateValuesInputSchema,
@@ -34,6 +33,7 @@ import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
 import { RateHistory } from './rate-history';
+import { carTypeLabel } from '@bmet/shared/labels';
 
 type FormValues = Record<RateField, number | string>;
 type FieldErrors = Partial<Record<RateField, string>>;
@@ -95,18 +95,18 @@ function SaveMessage({
     case 'select-type':
       return (
         <Alert color="orange" variant="light" role="alert">
-          {MESSAGES.pleaseSelectCarType}
+          {m.pleaseSelectCarType()}
         </Alert>
       );
     case 'error':
       return (
-        <Alert color="red" variant="light" role="alert" title={MESSAGES.errorUpdatingRates}>
+        <Alert color="red" variant="light" role="alert" title={m.errorUpdatingRates()}>
           {message.detail}
         </Alert>
       );
     case 'conflict':
       return (
-        <Alert color="red" variant="light" role="alert" title={MESSAGES.errorUpdatingRates}>
+        <Alert color="red" variant="light" role="alert" title={m.errorUpdatingRates()}>
           <Stack gap="xs" align="start">
             <Text size="sm">{message.detail}</Text>
             <Button
@@ -117,7 +117,7 @@ function SaveMessage({
               loading={reloading}
               onClick={onReload}
             >
-              {MESSAGES.reloadCurrentRates}
+              {m.reloadCurrentRates()}
             </Button>
           </Stack>
         </Alert>
@@ -153,7 +153,7 @@ export function StateRatesEditor({
 
   const offered = CAR_TYPES.filter((t) => isPriced(rates, t) || t === adding);
   const addable = CAR_TYPES.filter((t) => !isPriced(rates, t) && t !== adding);
-  const label = type ? CAR_TYPE_LABELS[type] : null;
+  const label = type ? carTypeLabel(type) : null;
   const draft = draftOf(values);
 
   const fill = (next: CarType | null, set: RateSet | undefined) => {
@@ -186,7 +186,7 @@ export function StateRatesEditor({
     } catch (error) {
       setMessage({
         kind: 'error',
-        detail: error instanceof Error ? error.message : MESSAGES.errorFetchingRates,
+        detail: error instanceof Error ? error.message : m.errorFetchingRates(),
       });
     } finally {
       setReloading(false);
@@ -208,7 +208,7 @@ export function StateRatesEditor({
       setMessage({
         kind: 'error',
         detail:
-          Object.keys(errors).length === 1 && first ? `${first[0]}: ${first[1]}` : MESSAGES.validationFailed,
+          Object.keys(errors).length === 1 && first ? `${first[0]}: ${first[1]}` : m.validationFailed(),
       });
       return;
     }
@@ -221,7 +221,7 @@ export function StateRatesEditor({
         onSuccess: (stored) => {
           setAdding(null);
           fill(savedType, stored[savedType]);
-          setMessage({ kind: 'success', text: MESSAGES.ratesUpdated(CAR_TYPE_LABELS[savedType]) });
+          setMessage({ kind: 'success', text: m.ratesUpdated({ type: carTypeLabel(savedType) }) });
         },
         onError: (error) => {
           if (error instanceof ApiError && error.status === 409) {
@@ -256,10 +256,10 @@ export function StateRatesEditor({
                   value={type ?? ''}
                   onChange={(event) => choose((event.currentTarget.value as CarType) || null)}
                   data={[
-                    { value: '', label: MESSAGES.selectCarType, disabled: true },
+                    { value: '', label: m.selectCarType(), disabled: true },
                     ...offered.map((t) => ({
                       value: t,
-                      label: t === adding ? `${CAR_TYPE_LABELS[t]} (new)` : CAR_TYPE_LABELS[t],
+                      label: t === adding ? `${carTypeLabel(t)} (new)` : carTypeLabel(t),
                     })),
                   ]}
                   style={{ flex: '1 1 220px' }}
@@ -274,7 +274,7 @@ export function StateRatesEditor({
                     <Menu.Dropdown>
                       {addable.map((t) => (
                         <Menu.Item key={t} onClick={() => add(t)}>
-                          {CAR_TYPE_LABELS[t]}
+                          {carTypeLabel(t)}
                         </Menu.Item>
                       ))}
                     </Menu.Dropdown>
@@ -288,7 +288,7 @@ export function StateRatesEditor({
               )}
               {type && adding === type && (
                 <Text size="sm" c="dimmed">
-                  {CAR_TYPE_LABELS[type]} is new in {stateLabel(state)}: enter its rates and save them.
+                  {carTypeLabel(type)} is new in {stateLabel(state)}: enter its rates and save them.
                 </Text>
               )}
               {type && (
@@ -312,7 +312,7 @@ export function StateRatesEditor({
               )}
               <Group>
                 <Button type="submit" loading={update.isPending}>
-                  {label ? MESSAGES.updateTypeRates(label) : 'Update Rates'}
+                  {label ? m.updateTypeRates({ type: label }) : 'Update Rates'}
                 </Button>
               </Group>
               {message && (

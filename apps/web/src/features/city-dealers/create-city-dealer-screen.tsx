@@ -2,7 +2,7 @@ import { Anchor, Button, Group, NativeSelect } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { STATES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { missingAccountFields } from '@bmet/shared/account-fields';
 import { AccountForm } from '../../components/account-form';
 import { Page } from '../../components/page';
@@ -21,14 +21,14 @@ export function CreateCityDealerScreen() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (missingAccountFields(form).length > 0) {
-      showNotification({ color: 'red', message: MESSAGES.fillAllFields });
+      showNotification({ color: 'red', message: m.fillAllFields() });
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: MESSAGES.userCreated });
+          showNotification({ color: 'teal', message: m.userCreated() });
           setForm(EMPTY);
         },
         onError: (error) => showNotification({ color: 'red', message: error.message }),
@@ -39,33 +39,33 @@ export function CreateCityDealerScreen() {
   const forgotPassword = () => {
     const email = form.email.trim();
     if (!email) {
-      showNotification({ color: 'red', message: MESSAGES.enterEmailToReset });
+      showNotification({ color: 'red', message: m.enterEmailToReset() });
       return;
     }
     sendReset.mutate(email, {
-      onSuccess: () => showNotification({ color: 'teal', message: MESSAGES.resetEmailSentDealer }),
-      onError: () => showNotification({ color: 'red', message: MESSAGES.resetEmailErrorDealer }),
+      onSuccess: () => showNotification({ color: 'teal', message: m.resetEmailSentDealer() }),
+      onError: () => showNotification({ color: 'red', message: m.resetEmailErrorDealer() }),
     });
   };
 
   return (
-    <Page title={MESSAGES.cityDealerSignUp}>
+    <Page title={m.cityDealerSignUp()}>
       <AccountForm values={form} onChange={set} onSubmit={submit}>
         <NativeSelect
           label="State"
           value={form.state}
           onChange={(e) => set('state', e.currentTarget.value)}
           data={[
-            { value: '', label: MESSAGES.selectStatePlaceholder, disabled: true },
+            { value: '', label: m.selectStatePlaceholder(), disabled: true },
             ...STATES.map((state) => ({ value: state, label: stateLabel(state) })),
           ]}
         />
         <Group justify="space-between" mt="xs">
           <Anchor component="button" type="button" size="sm" onClick={forgotPassword}>
-            {MESSAGES.forgotPassword}
+            {m.forgotPassword()}
           </Anchor>
           <Button type="submit" loading={create.isPending}>
-            {MESSAGES.signUp}
+            {m.signUp()}
           </Button>
         </Group>
       </AccountForm>

@@ -8,13 +8,13 @@ import { can } from '@bmet/shared/permissions';
 import {
   DOCUMENT_IMAGE_MAX_BYTES,
   DOCUMENT_IMAGE_TYPES,
-  DOCUMENT_STATUS_LABELS,
-} from '@bmet/shared/constants';
+  } from '@bmet/shared/constants';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';
+import { documentStatusLabel } from '@bmet/shared/labels';
 
 const RejectDialog = lazy(() =>
   import('./reject-document-dialog').then((m) => ({ default: m.RejectDialog })),
@@ -63,7 +63,7 @@ function StatusCell({ document }: { document: DriverDocument }) {
   return (
     <Stack gap={2}>
       <Badge color={STATUS_COLORS[document.status]} variant="light">
-        {DOCUMENT_STATUS_LABELS[document.status]}
+        {documentStatusLabel(document.status)}
       </Badge>
       {document.reviewedBy && document.reviewedAt && (
         <Text size="xs" c="dimmed">

@@ -15,8 +15,8 @@ import {
 import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { CAR_TYPE_LABELS, DEFAULT_LOCATION } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { DEFAULT_LOCATION } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { Page } from '../../components/page';
@@ -27,6 +27,7 @@ import { DocumentsSection } from './documents-section';
 import { HistorySection } from './history-section';
 import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
+import { carTypeLabel } from '@bmet/shared/labels';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
@@ -67,8 +68,8 @@ function DriverInformation({ driver }: { driver: Driver }) {
       <Grid.Col span={{ base: 12, md: 5 }}>
         <Stack gap={6}>
           <Field label="Name" value={driver.name} />
-          <Field label="Email" value={driver.email || MESSAGES.noInfoDashboard} />
-          <Field label="Phone" value={driver.phoneNumber || MESSAGES.noInfoDashboard} />
+          <Field label="Email" value={driver.email || m.noInfoDashboard()} />
+          <Field label="Phone" value={driver.phoneNumber || m.noInfoDashboard()} />
           <Field
             label="State"
             value={
@@ -83,7 +84,7 @@ function DriverInformation({ driver }: { driver: Driver }) {
           <Field
             label="Vehicle"
             value={
-              [driver.carModel, driver.carType && CAR_TYPE_LABELS[driver.carType], driver.vehicleNumber]
+              [driver.carModel, driver.carType && carTypeLabel(driver.carType), driver.vehicleNumber]
                 .filter(Boolean)
                 .join(' · ') || '-'
             }
@@ -138,7 +139,7 @@ export function DriverDashboardScreen() {
   const back = (
     <Anchor component={Link} to="/drivers" size="sm">
       <Group gap={4}>
-        <IconArrowLeft size={14} /> {MESSAGES.driverList}
+        <IconArrowLeft size={14} /> {m.driverList()}
       </Group>
     </Anchor>
   );

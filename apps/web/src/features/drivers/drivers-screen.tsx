@@ -4,7 +4,7 @@ import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { ErrorAlert } from '../../components/error-alert';
@@ -74,7 +74,7 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
         </>
       ) : (
         <RowButton variant="danger-light" ref={deleteButton} onClick={() => setConfirming(true)}>
-          {MESSAGES.deleteDriver}
+          {m.deleteDriver()}
         </RowButton>
       )}
       <RowButton variant="default" onClick={() => navigate(`/drivers/${driver.id}`)}>
@@ -95,7 +95,7 @@ export function DriversScreen() {
 
   if (list.isError && !list.data) {
     return (
-      <Page title={MESSAGES.driverList}>
+      <Page title={m.driverList()}>
         <ErrorAlert error={list.error} />
       </Page>
     );
@@ -104,7 +104,7 @@ export function DriversScreen() {
   const { rows: drivers, total, totalCapped } = pagedRows(list.data);
 
   return (
-    <Page title={MESSAGES.driverList}>
+    <Page title={m.driverList()}>
       <Group justify="space-between" align="end" wrap="wrap">
         <SearchInput
           label="Search drivers"
@@ -139,7 +139,7 @@ export function DriversScreen() {
           />
           {drivers.length > 0 && (
             <ListTable
-              label={MESSAGES.driverList}
+              label={m.driverList()}
               columns={['Name', 'Email', 'Phone Number', 'Country', 'Actions']}
             >
               {drivers.map((driver) => (
@@ -147,8 +147,8 @@ export function DriversScreen() {
                   <Cell label="">
                     <span className={listTableClasses.title}>{driver.name}</span>
                   </Cell>
-                  <Cell label="Email">{driver.email || MESSAGES.noInfo}</Cell>
-                  <Cell label="Phone Number">{driver.phoneNumber || MESSAGES.noInfo}</Cell>
+                  <Cell label="Email">{driver.email || m.noInfo()}</Cell>
+                  <Cell label="Phone Number">{driver.phoneNumber || m.noInfo()}</Cell>
                   <Cell label="Country">{driver.country || DEFAULT_COUNTRY}</Cell>
                   <Cell label="">
                     <RowActions driver={driver} deletedView={deletedView} />

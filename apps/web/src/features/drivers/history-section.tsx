@@ -1,5 +1,5 @@
 import { Text } from '@mantine/core';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { Cell, ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { formatDateTime, formatRupees } from '../../lib/format';
@@ -12,10 +12,10 @@ const rupees = (value: number | null) => (value === null ? '-' : formatRupees(va
 /** The driver's bookings, newest first, paged. */
 export function HistorySection({ driverId }: { driverId: string }) {
   const history = useHistory(driverId);
-  if (history.isPending) return <Text c="dimmed">{MESSAGES.loadingBookingHistory}</Text>;
+  if (history.isPending) return <Text c="dimmed">{m.loadingBookingHistory()}</Text>;
   if (history.isError) return <Text c="red">{history.error.message}</Text>;
   const entries = history.data.pages.flatMap((page) => page.data);
-  if (entries.length === 0) return <Text c="dimmed">{MESSAGES.noBookingHistory}</Text>;
+  if (entries.length === 0) return <Text c="dimmed">{m.noBookingHistory()}</Text>;
   return (
     <>
       <ListTable

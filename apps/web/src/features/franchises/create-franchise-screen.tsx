@@ -2,7 +2,7 @@ import { Button, Group, NativeSelect } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { missingAccountFields } from '@bmet/shared/account-fields';
 import { AccountForm } from '../../components/account-form';
 import { Page } from '../../components/page';
@@ -33,14 +33,14 @@ export function CreateFranchiseScreen() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (missingAccountFields({ ...form, state }).length > 0 || !state) {
-      showNotification({ color: 'red', message: MESSAGES.fillAllFields });
+      showNotification({ color: 'red', message: m.fillAllFields() });
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form, state, ...(dealerId ? { dealerId } : {}) },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: MESSAGES.userCreated });
+          showNotification({ color: 'teal', message: m.userCreated() });
           setForm(EMPTY);
         },
         onError: (error) => showNotification({ color: 'red', message: error.message }),
@@ -49,7 +49,7 @@ export function CreateFranchiseScreen() {
   };
 
   return (
-    <Page title={MESSAGES.franchiseSignUp}>
+    <Page title={m.franchiseSignUp()}>
       <AccountForm values={form} onChange={set} onSubmit={submit}>
         {isDealer ? (
           <NativeSelect
@@ -90,7 +90,7 @@ export function CreateFranchiseScreen() {
         )}
         <Group justify="flex-end" mt="xs">
           <Button type="submit" loading={create.isPending}>
-            {MESSAGES.createUser}
+            {m.createUser()}
           </Button>
         </Group>
       </AccountForm>

@@ -14,7 +14,7 @@ import {
 import { showNotification } from '../../lib/notify';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { useSession } from '../../lib/session-context';
 import { useAdminEmails, useSendResetLink } from './api';
@@ -42,14 +42,14 @@ export function ResetPasswordAdminScreen() {
     if (!chosen) {
       showNotification({
         color: 'red',
-        message: listsAdmins ? MESSAGES.selectEmail : MESSAGES.enterEmailToReset,
+        message: listsAdmins ? m.selectEmail() : m.enterEmailToReset(),
       });
       return;
     }
     send.mutate(chosen, {
-      onSuccess: () => showNotification({ color: 'teal', message: MESSAGES.resetEmailSentAdmin }),
+      onSuccess: () => showNotification({ color: 'teal', message: m.resetEmailSentAdmin() }),
       onError: (error) =>
-        showNotification({ color: 'red', message: MESSAGES.resetEmailFailedAdmin(error.message) }),
+        showNotification({ color: 'red', message: m.resetEmailFailedAdmin({ message: error.message }) }),
     });
   };
 
@@ -73,7 +73,7 @@ export function ResetPasswordAdminScreen() {
                 </Text>
               ) : (
                 <NativeSelect
-                  label={MESSAGES.selectEmailLabel}
+                  label={m.selectEmailLabel()}
                   value={email}
                   onChange={(e) => setEmail(e.currentTarget.value)}
                   data={[
@@ -98,7 +98,7 @@ export function ResetPasswordAdminScreen() {
               </>
             )}
             <Button type="submit" loading={send.isPending} disabled={listsAdmins && !admins.data} fullWidth>
-              {MESSAGES.sendResetLink}
+              {m.sendResetLink()}
             </Button>
             <Anchor component={Link} to={session ? '/welcome' : '/admin'} size="sm" ta="center">
               {session ? 'Back to Welcome' : 'Back to sign in'}

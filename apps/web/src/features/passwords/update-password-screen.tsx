@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, PasswordInput, Stack, TextInput } from '@m
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { Page } from '../../components/page';
 import { useUpdatePassword } from './api';
 
@@ -19,14 +19,14 @@ export function UpdatePasswordScreen() {
     event.preventDefault();
     if (!email.trim() || !newPassword) {
       update.reset();
-      showNotification({ color: 'red', message: MESSAGES.enterEmailAndPassword });
+      showNotification({ color: 'red', message: m.enterEmailAndPassword() });
       return;
     }
     update.mutate({ email, newPassword }, { onSuccess: () => setNewPassword('') });
   };
 
   return (
-    <Page title={MESSAGES.updatePassword}>
+    <Page title={m.updatePassword()}>
       <Paper withBorder p="lg" maw={480} w="100%">
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
@@ -56,7 +56,7 @@ export function UpdatePasswordScreen() {
             />
             <Group justify="flex-end" mt="xs">
               <Button type="submit" loading={update.isPending}>
-                {MESSAGES.updatePassword}
+                {m.updatePassword()}
               </Button>
             </Group>
           </Stack>

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/co
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/account-fields';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { Page } from '../../components/page';
 import { useCurrentUser } from '../../lib/current-user';
 import { useUpdateProfile } from './api';
@@ -26,7 +26,7 @@ export function ProfileScreen() {
   if (!user.data) {
     return (
       <Page title="Profile">
-        <Text role="status">{MESSAGES.loading}</Text>
+        <Text role="status">{m.loading()}</Text>
       </Page>
     );
   }
@@ -35,7 +35,7 @@ export function ProfileScreen() {
   const save = (event: FormEvent) => {
     event.preventDefault();
     if (!displayName.trim()) {
-      showNotification({ color: 'red', message: MESSAGES.enterDisplayName });
+      showNotification({ color: 'red', message: m.enterDisplayName() });
       return;
     }
     update.mutate(

@@ -15,7 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
-import { TRIP_RATING_REQUIRED } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { StarRating } from '../../components/star-rating';
 import { useSubmitFeedback, useTrip } from './api';
 
@@ -31,7 +31,7 @@ function FeedbackForm({ tripId }: { tripId: string }) {
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     if (rating < 1) {
-      setProblem(TRIP_RATING_REQUIRED);
+      setProblem(m.tripRatingRequired());
       return;
     }
     setProblem(null);

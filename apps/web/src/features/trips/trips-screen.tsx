@@ -2,8 +2,8 @@ import { Group, NativeSelect, Text } from '@mantine/core';
 import { lazy, useMemo, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
-import { CAR_TYPE_LABELS, CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Trip } from '@bmet/shared/schemas/trip';
 import { DateField } from '../../components/date-field';
 import { Filters } from '../../components/filters';
@@ -19,6 +19,7 @@ import { useSession } from '../../lib/session-context';
 import { useSearch } from '../../lib/use-search';
 import { useTripList, type TripFilters } from './api';
 import { OnDemand } from '../../components/on-demand';
+import { carTypeLabel } from '@bmet/shared/labels';
 
 const TripDetailDrawer = lazy(() =>
   import('./trip-detail-panel').then((m) => ({ default: m.TripDetailDrawer })),
@@ -38,7 +39,7 @@ function Badges({ trip, first }: { trip: Trip; first: boolean }) {
   if (first)
     return (
       <Tag color="grape" variant="filled">
-        {MESSAGES.mostRecentTrip}
+        {m.mostRecentTrip()}
       </Tag>
     );
   if (!trip.paid && !trip.completed) return null;
@@ -77,7 +78,7 @@ export function TripsScreen() {
 
   if (list.isError && !list.data) {
     return (
-      <Page title={MESSAGES.listOfTrips}>
+      <Page title={m.listOfTrips()}>
         <ErrorAlert error={list.error} />
       </Page>
     );
@@ -85,7 +86,7 @@ export function TripsScreen() {
 
   const table = (
     <ListTable
-      label={MESSAGES.listOfTrips}
+      label={m.listOfTrips()}
       columns={['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions']}
     >
       {trips.map((trip, index) => (
@@ -110,11 +111,11 @@ export function TripsScreen() {
   );
 
   return (
-    <Page title={MESSAGES.listOfTrips}>
+    <Page title={m.listOfTrips()}>
       <Group align="end" gap="sm" wrap="wrap">
         <SearchInput
           label="Search trips by title"
-          placeholder={MESSAGES.searchTrips}
+          placeholder={m.searchTrips()}
           value={search}
           onChange={setSearch}
           width={260}
@@ -139,7 +140,7 @@ export function TripsScreen() {
             label="Car type"
             value={carType ?? ''}
             onChange={(e) => setCarType(e.currentTarget.value || null)}
-            data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: CAR_TYPE_LABELS[c] }))]}
+            data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: carTypeLabel(c) }))]}
             w={140}
           />
           <DateField label="From" value={from} onChange={setFrom} w={150} />

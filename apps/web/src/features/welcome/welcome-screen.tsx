@@ -2,7 +2,7 @@ import { Button, Group, Loader, Paper, Stack, Text, Title, Transition } from '@m
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { WELCOME_ANIMATION_MS } from '@bmet/shared/constants';
-import { MESSAGES } from '@bmet/shared/messages';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useSession } from '../../lib/session-context';
@@ -26,9 +26,9 @@ export function WelcomeScreen() {
   return (
     <Paper p={{ base: 'lg', sm: 'xl' }} radius="lg" className="welcome-card" mt="md">
       <Stack gap="md" className="welcome-fade-in">
-        <Title order={2}>{MESSAGES.welcomeHeading(name)}</Title>
+        <Title order={2}>{m.welcomeHeading({ name })}</Title>
         <Text size="lg" c="dimmed">
-          {MESSAGES.welcomeTagline}
+          {m.welcomeTagline()}
         </Text>
         <Transition mounted={animationDone} transition="fade-up" duration={400}>
           {(styles) => (

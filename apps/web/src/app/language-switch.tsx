@@ -1,0 +1,33 @@
+import { m } from '@bmet/shared/paraglide/messages';
+import { LANGUAGE_NAMES, LANGUAGES, useLanguage, type Language } from '../lib/language';
+import classes from './language-switch.module.css';
+
+/**
+ * English or हिन्दी, each named in itself. Wide headers show both, the current one pressed; a phone
+ * shows only the other one. The choice is kept in this browser and, when signed in, with the
+ * account (`onChange` saves it there).
+ */
+export function LanguageSwitch({ onChange }: { onChange?: (language: Language) => void }) {
+  const { language, changeLanguage } = useLanguage();
+  const choose = (next: Language) => {
+    if (next === language) return;
+    changeLanguage(next);
+    onChange?.(next);
+  };
+  return (
+    <div className={classes.switch} role="group" aria-label={m.language()}>
+      {LANGUAGES.map((option) => (
+        <button
+          key={option}
+          type="button"
+          lang={option}
+          className={classes.option}
+          aria-pressed={option === language}
+          onClick={() => choose(option)}
+        >
+          {LANGUAGE_NAMES[option]}
+        </button>
+      ))}
+    </div>
+  );
+}

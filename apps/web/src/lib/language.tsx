@@ -1,0 +1,49 @@
+import { createContext, Fragment, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import { getLocale, locales, setLocale, type Locale } from '@bmet/shared/paraglide/runtime';
+
+export type Language = Locale;
+export const LANGUAGES: readonly Language[] = locales;
+
+/** Each language named in itself, as a language switch names them: never translated. */
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', hi: 'हिन्दी' };
+
+/** The language texts are shown in now (English unless this browser remembers another). */
+export const currentLanguage = (): Language => getLocale();
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+type LanguageContextValue = {
+  language: Language;
+  /** Shows every screen in `next` at once and remembers it in this browser. */
+  changeLanguage: (next: Language) => void;
+};
+
+const LanguageContext = createContext<LanguageContextValue | null>(null);
+
+/**
+ * Holds the language. Texts are plain function calls (`m.signInButton()`) that read it when a
+ * component renders, so a change draws the whole tree again under a new key: no component has to
+ * subscribe to it, and cached data stays (the query client lives above this provider).
+ */
+export function LanguageProvider({ children }: { children: ReactNode }) {
+  const [language, setLanguage] = useState<Language>(getLocale);
+  const changeLanguage = useCallback((next: Language) => {
+    void setLocale(next, { reload: false });
+    document.documentElement.lang = next;
+    setLanguage(next);
+  }, []);
+  const value = useMemo(() => ({ language, changeLanguage }), [language, changeLanguage]);
+  return (
+    <LanguageContext.Provider value={value}>
+      <Fragment key={language}>{children}</Fragment>
+    </LanguageContext.Provider>
+  );
+}
+
+export function useLanguage(): LanguageContextValue {
+  const value = useContext(LanguageContext);
+  if (!value) throw new Error('useLanguage needs a LanguageProvider');
+  return value;
+}
