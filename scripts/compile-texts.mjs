@@ -9,6 +9,7 @@ export const TEXTS_OPTIONS = {
   outdir: fileURLToPath(new URL('../packages/shared/src/paraglide', import.meta.url)),
   // Before sign-in the browser remembers the language; English is the default for everyone else.
   strategy: ['localStorage', 'baseLocale'],
+  // The same key as LANGUAGE_STORAGE_KEY of packages/shared/src/boot-script.ts.
   localStorageKey: 'bmet-language',
   emitTsDeclarations: true,
   emitReadme: false,

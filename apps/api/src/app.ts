@@ -33,6 +33,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
+import { languageFromHeader, languagePlugin } from './infra/language';
 import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
 
@@ -79,11 +80,12 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     },
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
     // Errors met before routing answer the one error body too.
-    frameworkErrors: (error, _request, reply) => {
+    frameworkErrors: (error, request, reply) => {
+      const locale = languageFromHeader(request.headers['accept-language']);
       const appError =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? new AppError('URI_TOO_LONG', m.uriTooLong())
-          : new AppError('VALIDATION', m.badUrl());
+          ? new AppError('URI_TOO_LONG', m.uriTooLong({}, { locale }))
+          : new AppError('VALIDATION', m.badUrl({}, { locale }));
       // Answered before any hook runs: the headers every answer carries are set here too.
       void (reply as FastifyReply).status(appError.status).headers(EDGE_HEADERS).send(appError.toBody());
     },
@@ -92,13 +94,13 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
 
   // Many clients send Content-Type: application/json on a POST without a body; treat it as no body.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' }));
     } catch {
-      done(new AppError('VALIDATION', 'The request body is not valid JSON.'), undefined);
+      done(new AppError('VALIDATION', m.invalidJsonBody({}, { locale: request.language })), undefined);
     }
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -115,6 +117,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     }
   });
 
+  await app.register(languagePlugin);
   await app.register(errorsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -1,7 +1,10 @@
+/** The console's languages: English (the default) and Hindi. */
+export const LANGUAGES = ['en', 'hi'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
 /** The three staff roles, in the order the sign-in tabs show them. */
 export const ROLES = ['admin', 'city_dealer', 'franchise'] as const;
 export type Role = (typeof ROLES)[number];
-
 
 /** The 30 supported states, lowercase, in the spec's order. */
 export const STATES = [

@@ -1,81 +1,130 @@
-import type { CarType, DocumentKey, DocumentStatus, Role, State } from './constants';
+import type { CarType, DocumentKey, DocumentStatus, State } from './constants';
 import { m } from './paraglide/messages.js';
 
-type Text = () => string;
+// Switches rather than lookup tables: a screen that names only car types carries only their texts.
+// Role names live in role-label.ts: the first screen names roles, and a module travels whole into
+// the first chunk that imports it.
 
-const ROLE: Record<Role, Text> = {
-  admin: m.roleAdmin,
-  city_dealer: m.roleCityDealer,
-  franchise: m.roleFranchise,
-};
-const CAR_TYPE: Record<CarType, Text> = {
-  mini: m.carTypeMini,
-  sedan: m.carTypeSedan,
-  suv: m.carTypeSuv,
-  erickshaw: m.carTypeErickshaw,
-  auto: m.carTypeAuto,
-};
-const DOCUMENT: Record<DocumentKey, Text> = {
-  aadharCard: m.documentAadharCard,
-  addressProof: m.documentAddressProof,
-  driverLicence: m.documentDriverLicence,
-  fitnessCertificate: m.documentFitnessCertificate,
-  identityDetail: m.documentIdentityDetail,
-  panCard: m.documentPanCard,
-  pollutionCertificate: m.documentPollutionCertificate,
-  rcCertificate: m.documentRcCertificate,
-  vehcileAudit: m.documentVehcileAudit,
-  vehiclePermit: m.documentVehiclePermit,
-};
-const DOCUMENT_STATUS: Record<DocumentStatus, Text> = {
-  not_submitted: m.documentStatusNotSubmitted,
-  submitted: m.documentStatusSubmitted,
-  approved: m.documentStatusApproved,
-  rejected: m.documentStatusRejected,
-};
-const STATE: Record<State, Text> = {
-  'andhra pradesh': m.stateAndhraPradesh,
-  'arunachal pradesh': m.stateArunachalPradesh,
-  assam: m.stateAssam,
-  bihar: m.stateBihar,
-  chandigarh: m.stateChandigarh,
-  chhattisgarh: m.stateChhattisgarh,
-  delhi: m.stateDelhi,
-  goa: m.stateGoa,
-  gujarat: m.stateGujarat,
-  haryana: m.stateHaryana,
-  'himachal pradesh': m.stateHimachalPradesh,
-  jharkhand: m.stateJharkhand,
-  karnataka: m.stateKarnataka,
-  kerala: m.stateKerala,
-  'madhya pradesh': m.stateMadhyaPradesh,
-  maharashtra: m.stateMaharashtra,
-  manipur: m.stateManipur,
-  meghalaya: m.stateMeghalaya,
-  mizoram: m.stateMizoram,
-  nagaland: m.stateNagaland,
-  odisha: m.stateOdisha,
-  punjab: m.statePunjab,
-  rajasthan: m.stateRajasthan,
-  sikkim: m.stateSikkim,
-  'tamil nadu': m.stateTamilNadu,
-  telangana: m.stateTelangana,
-  tripura: m.stateTripura,
-  'uttar pradesh': m.stateUttarPradesh,
-  uttarakhand: m.stateUttarakhand,
-  'west bengal': m.stateWestBengal,
-};
-
-/** How a role is named on screen, in the current language. */
-export const roleLabel = (role: Role): string => ROLE[role]();
 /** How a car type is named on screen, in the current language. */
-export const carTypeLabel = (type: CarType): string => CAR_TYPE[type]();
+export function carTypeLabel(type: CarType): string {
+  switch (type) {
+    case 'mini':
+      return m.carTypeMini();
+    case 'sedan':
+      return m.carTypeSedan();
+    case 'suv':
+      return m.carTypeSuv();
+    case 'erickshaw':
+      return m.carTypeErickshaw();
+    case 'auto':
+      return m.carTypeAuto();
+  }
+}
+
 /** How a driver document is named on screen, in the current language. */
-export const documentLabel = (key: DocumentKey): string => DOCUMENT[key]();
+export function documentLabel(key: DocumentKey): string {
+  switch (key) {
+    case 'aadharCard':
+      return m.documentAadharCard();
+    case 'addressProof':
+      return m.documentAddressProof();
+    case 'driverLicence':
+      return m.documentDriverLicence();
+    case 'fitnessCertificate':
+      return m.documentFitnessCertificate();
+    case 'identityDetail':
+      return m.documentIdentityDetail();
+    case 'panCard':
+      return m.documentPanCard();
+    case 'pollutionCertificate':
+      return m.documentPollutionCertificate();
+    case 'rcCertificate':
+      return m.documentRcCertificate();
+    case 'vehcileAudit':
+      return m.documentVehcileAudit();
+    case 'vehiclePermit':
+      return m.documentVehiclePermit();
+  }
+}
+
 /** How a document's review state is named on screen, in the current language. */
-export const documentStatusLabel = (status: DocumentStatus): string => DOCUMENT_STATUS[status]();
+export function documentStatusLabel(status: DocumentStatus): string {
+  switch (status) {
+    case 'not_submitted':
+      return m.documentStatusNotSubmitted();
+    case 'submitted':
+      return m.documentStatusSubmitted();
+    case 'approved':
+      return m.documentStatusApproved();
+    case 'rejected':
+      return m.documentStatusRejected();
+  }
+}
+
 /** A state's name in the current language; a value outside the 30 (old data) is shown capitalized. */
-export const stateLabel = (state: string): string =>
-  state in STATE
-    ? STATE[state as State]()
-    : state.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+export function stateLabel(state: State | string): string {
+  switch (state as State) {
+    case 'andhra pradesh':
+      return m.stateAndhraPradesh();
+    case 'arunachal pradesh':
+      return m.stateArunachalPradesh();
+    case 'assam':
+      return m.stateAssam();
+    case 'bihar':
+      return m.stateBihar();
+    case 'chandigarh':
+      return m.stateChandigarh();
+    case 'chhattisgarh':
+      return m.stateChhattisgarh();
+    case 'delhi':
+      return m.stateDelhi();
+    case 'goa':
+      return m.stateGoa();
+    case 'gujarat':
+      return m.stateGujarat();
+    case 'haryana':
+      return m.stateHaryana();
+    case 'himachal pradesh':
+      return m.stateHimachalPradesh();
+    case 'jharkhand':
+      return m.stateJharkhand();
+    case 'karnataka':
+      return m.stateKarnataka();
+    case 'kerala':
+      return m.stateKerala();
+    case 'madhya pradesh':
+      return m.stateMadhyaPradesh();
+    case 'maharashtra':
+      return m.stateMaharashtra();
+    case 'manipur':
+      return m.stateManipur();
+    case 'meghalaya':
+      return m.stateMeghalaya();
+    case 'mizoram':
+      return m.stateMizoram();
+    case 'nagaland':
+      return m.stateNagaland();
+    case 'odisha':
+      return m.stateOdisha();
+    case 'punjab':
+      return m.statePunjab();
+    case 'rajasthan':
+      return m.stateRajasthan();
+    case 'sikkim':
+      return m.stateSikkim();
+    case 'tamil nadu':
+      return m.stateTamilNadu();
+    case 'telangana':
+      return m.stateTelangana();
+    case 'tripura':
+      return m.stateTripura();
+    case 'uttar pradesh':
+      return m.stateUttarPradesh();
+    case 'uttarakhand':
+      return m.stateUttarakhand();
+    case 'west bengal':
+      return m.stateWestBengal();
+    default:
+      return state.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+  }
+}

@@ -42,6 +42,8 @@ export const accounts = pgTable(
     passwordHash: text('password_hash').notNull(),
     disabled: boolean('disabled').notNull().default(false),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** The language the user chose for the console ('en' or 'hi'); null until they choose one. */
+    language: text('language'),
     createdAt: createdAt(),
     createdBy: uuid('created_by').references((): any => accounts.id),
     /** Soft delete: a deleted account is also disabled, hidden from lists, and keeps its email. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Role } from '@bmet/shared/constants';
+import type { Language, Role } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
@@ -19,6 +19,8 @@ export type SessionUser = {
   role: Role;
   state: string | null;
   dealerId: string | null;
+  /** The language the user chose, or null. */
+  language: Language | null;
   sessionId: string;
 };
 

@@ -4,13 +4,14 @@ import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
+import { enterRequestLanguage } from '../infra/language';
 
 /** Turns a validation failure into the one error body, with a message per field. */
 function validationError(error: FastifyError & { validation: unknown[] }): AppError {
   const fieldErrors: Record<string, string[]> = {};
   for (const issue of error.validation as { instancePath?: string; message?: string }[]) {
     const field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.') || '_';
-    (fieldErrors[field] ??= []).push(issue.message ?? 'Invalid value.');
+    (fieldErrors[field] ??= []).push(issue.message ?? m.invalidValue());
   }
   const first = Object.entries(fieldErrors)[0];
   const message =
@@ -27,12 +28,12 @@ function frameworkError(error: FastifyError): AppError | null {
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return new AppError('VALIDATION', 'The request body is not valid JSON.');
+      return new AppError('VALIDATION', m.invalidJsonBody());
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new AppError('PAYLOAD_TOO_LARGE', 'The request body is too large.');
+      return new AppError('PAYLOAD_TOO_LARGE', m.bodyTooLarge());
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'This content type is not accepted here.');
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', m.contentTypeNotAccepted());
     default:
       break;
   }
@@ -53,6 +54,8 @@ function clientWentAway(error: FastifyError, socket: Socket | null): boolean {
 /** One error body for every failure; 5xx answers hide internals and are logged with the request id. */
 export const errorsPlugin = fp(async (app: FastifyInstance) => {
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Some failures (a body that cannot be read) arrive outside the request's own context.
+    enterRequestLanguage(request);
     let appError: AppError | null;
     if (error instanceof AppError) appError = error;
     else if (hasZodFastifySchemaValidationErrors(error)) appError = validationError(error);

@@ -4,7 +4,8 @@ import { useCurrentUser } from '../lib/current-user';
 import { QueryProvider } from '../lib/query-client';
 import { useSession } from '../lib/session-context';
 import { AccountMenuLabel } from './account-menu-label';
-import { roleLabel } from '@bmet/shared/labels';
+import { roleLabel } from '@bmet/shared/role-label';
+import { m } from '@bmet/shared/paraglide/messages';
 
 const AccountMenu = lazy(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 
@@ -26,7 +27,11 @@ function AccountButtonInner({ onLogout }: Props) {
   if (!session) return null;
   const name = user?.displayName || user?.email || roleLabel(session.role);
   const trigger = (
-    <UnstyledButton aria-label={`${name}, account menu`} aria-haspopup="menu" onClick={() => setWanted(true)}>
+    <UnstyledButton
+      aria-label={m.appAccountMenu({ name })}
+      aria-haspopup="menu"
+      onClick={() => setWanted(true)}
+    >
       <AccountMenuLabel name={name} />
     </UnstyledButton>
   );

@@ -6,7 +6,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { useSession } from '../lib/session-context';
 import { AccountMenuLabel } from './account-menu-label';
-import { roleLabel } from '@bmet/shared/labels';
+import { roleLabel } from '@bmet/shared/role-label';
 
 type Props = { name: string; role: Role; onLogout: (endSession: () => void) => Promise<void> };
 
@@ -16,7 +16,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
   return (
     <Menu position="bottom-end" withinPortal defaultOpened>
       <Menu.Target>
-        <UnstyledButton aria-label={`${name}, account menu`}>
+        <UnstyledButton aria-label={m.appAccountMenu({ name })}>
           <AccountMenuLabel name={name} />
         </UnstyledButton>
       </Menu.Target>
@@ -24,7 +24,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
         <Menu.Label>{roleLabel(role)}</Menu.Label>
         {can(role, 'view', 'profile') && (
           <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={14} />}>
-            Profile
+            {m.profileTitle()}
           </Menu.Item>
         )}
         <Menu.Item

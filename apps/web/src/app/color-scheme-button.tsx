@@ -1,10 +1,12 @@
 import { ActionIcon, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { m } from '@bmet/shared/paraglide/messages';
 
-const SCHEMES: { value: MantineColorScheme; label: string; Icon: typeof IconSun }[] = [
-  { value: 'auto', label: 'as the system', Icon: IconDeviceDesktop },
-  { value: 'light', label: 'light', Icon: IconSun },
-  { value: 'dark', label: 'dark', Icon: IconMoon },
+/** Each scheme with the button's name while it is on: what it is, and what the next press gives. */
+const SCHEMES: { value: MantineColorScheme; label: () => string; Icon: typeof IconSun }[] = [
+  { value: 'auto', label: m.appColorSchemeAuto, Icon: IconDeviceDesktop },
+  { value: 'light', label: m.appColorSchemeLight, Icon: IconSun },
+  { value: 'dark', label: m.appColorSchemeDark, Icon: IconMoon },
 ];
 
 /**
@@ -19,7 +21,7 @@ export function ColorSchemeButton() {
   );
   const current = SCHEMES[index]!;
   const next = SCHEMES[(index + 1) % SCHEMES.length]!;
-  const label = `Colours: ${current.label}. Switch to ${next.label}`;
+  const label = current.label();
   return (
     <ActionIcon
       variant="subtle"

@@ -10,9 +10,9 @@ export function ErrorPage({ error }: { error: unknown }) {
         <Title order={1} size="h2">
           {m.unexpectedError()}
         </Title>
-        <Text c="dimmed">Something went wrong while showing this page. Reloading usually helps.</Text>
+        <Text c="dimmed">{m.appErrorDetail()}</Text>
         {detail && <Code block>{detail}</Code>}
-        <Button onClick={() => window.location.assign('/welcome')}>Go to Welcome</Button>
+        <Button onClick={() => window.location.assign('/welcome')}>{m.appGoToWelcome()}</Button>
       </Stack>
     </Center>
   );
@@ -20,5 +20,5 @@ export function ErrorPage({ error }: { error: unknown }) {
 
 /** A route that fails on purpose, so that the error page can be seen and tested. */
 export function CrashTest(): never {
-  throw new Error('This page fails on purpose to show the error page.');
+  throw new Error(m.appCrashTest());
 }

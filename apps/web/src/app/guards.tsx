@@ -8,10 +8,10 @@ import { useSession } from '../lib/session-context';
 export function NotAllowed() {
   return (
     <Stack align="center" mt="xl" gap="sm" ta="center">
-      <Title order={2}>Not allowed</Title>
+      <Title order={2}>{m.appNotAllowedTitle()}</Title>
       <Text>{m.notAllowed()}</Text>
       <Button component={Link} to="/welcome" variant="light">
-        Back to Welcome
+        {m.commonBackToWelcome()}
       </Button>
     </Stack>
   );
@@ -20,10 +20,10 @@ export function NotAllowed() {
 export function NotFound() {
   return (
     <Stack align="center" mt="xl" gap="sm" ta="center">
-      <Title order={2}>Page not found</Title>
+      <Title order={2}>{m.appPageNotFound()}</Title>
       <Text>{m.notFoundPage()}</Text>
       <Button component={Link} to="/welcome" variant="light">
-        Back to Welcome
+        {m.commonBackToWelcome()}
       </Button>
     </Stack>
   );

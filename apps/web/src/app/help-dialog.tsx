@@ -3,33 +3,35 @@ import { m } from '@bmet/shared/paraglide/messages';
 
 export type HelpTopic = 'help' | 'contact';
 
+// Stands for the address in the Contact Us text, which then falls in two around the link.
+const EMAIL_MARK = '\u0000';
+
 /** The Help and Contact Us dialogs of the header, loaded when one is first opened. */
 export function HelpDialog({ open, onClose }: { open: HelpTopic | null; onClose: () => void }) {
+  const [beforeEmail, afterEmail] = m.appContactText({ email: EMAIL_MARK }).split(EMAIL_MARK);
   return (
     <>
       <Modal
         opened={open === 'help'}
         onClose={onClose}
         title={m.help()}
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': m.close() }}
       >
         <Stack gap="xs">
-          <Text size="sm">
-            Use the navigation bar to reach the screens your role can use: drivers and trips for everyone;
-            franchises for city dealers; accounts, customers, rates and passwords for admins.
-          </Text>
-          <Text size="sm">Your session lasts a few hours; when it ends you are asked to sign in again.</Text>
+          <Text size="sm">{m.appHelpNavigation()}</Text>
+          <Text size="sm">{m.appHelpSession()}</Text>
         </Stack>
       </Modal>
       <Modal
         opened={open === 'contact'}
         onClose={onClose}
         title={m.contactUs()}
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        closeButtonProps={{ 'aria-label': m.close() }}
       >
         <Text size="sm">
-          Write to <Anchor href="mailto:support@bookmyetaxi.in">support@bookmyetaxi.in</Anchor> and the
-          operations team will answer on the next working day.
+          {beforeEmail}
+          <Anchor href="mailto:support@bookmyetaxi.in">support@bookmyetaxi.in</Anchor>
+          {afterEmail}
         </Text>
       </Modal>
     </>

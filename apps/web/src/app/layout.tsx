@@ -8,7 +8,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
 import { useSession } from '../lib/session-context';
-import type { Language } from '../lib/language';
+import { rememberAccountLanguage } from '../lib/account-language';
 import { ColorSchemeButton } from './color-scheme-button';
 import { LanguageSwitch } from './language-switch';
 import classes from './layout.module.css';
@@ -66,13 +66,6 @@ function HelpDialogs() {
   );
 }
 
-/** Keeps the chosen language with the account, so that it follows the user to other browsers. */
-function rememberLanguage(language: Language) {
-  apiRequest('PATCH', '/auth/me', { body: { language } }).catch(() => {
-    // Kept in this browser anyway; the account keeps its earlier choice.
-  });
-}
-
 /** Header with the product title, Help and Contact Us; the navigation bar when signed in. */
 export function Layout() {
   const { session, endSession } = useSession();
@@ -85,7 +78,7 @@ export function Layout() {
   return (
     <>
       <a className={classes.skipLink} href="#content">
-        Skip to content
+        {m.appSkipToContent()}
       </a>
       <header className={classes.header}>
         <Group gap="xs" wrap="nowrap">
@@ -95,7 +88,7 @@ export function Layout() {
               onClick={toggle}
               hiddenFrom="sm"
               size="sm"
-              aria-label="Toggle navigation"
+              aria-label={m.appToggleNavigation()}
             />
           )}
           <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
@@ -104,7 +97,7 @@ export function Layout() {
           </Title>
         </Group>
         <Group gap="xs" wrap="nowrap">
-          <LanguageSwitch onChange={session ? rememberLanguage : undefined} />
+          <LanguageSwitch onChange={session ? rememberAccountLanguage : undefined} />
           <Group gap={0} wrap="nowrap">
             <ColorSchemeButton />
             <HelpDialogs />
@@ -117,7 +110,7 @@ export function Layout() {
         </Group>
       </header>
       {session && (
-        <nav className={classes.navbar} data-opened={opened || undefined} aria-label="Main navigation">
+        <nav className={classes.navbar} data-opened={opened || undefined} aria-label={m.appMainNavigation()}>
           <div className={classes.navLinks}>
             {items.map((item) => (
               <UnstyledButton
@@ -129,7 +122,7 @@ export function Layout() {
                 aria-current={location.pathname.toLowerCase() === item.to.toLowerCase() ? 'page' : undefined}
                 onClick={close}
               >
-                {item.label}
+                {item.label()}
               </UnstyledButton>
             ))}
           </div>

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import { createElement, lazy } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
 
 export type StaffRoute = {
@@ -97,17 +98,18 @@ export const STAFF_ROUTES: StaffRoute[] = [
   },
 ];
 
-export type NavItem = { label: string; to: string; permission: Permission };
+/** `label` is called when the bar is drawn, so that it follows the language. */
+export type NavItem = { label: () => string; to: string; permission: Permission };
 
 /** The navigation bar in the spec's order: Drivers and Trips for all, then each role's extras. */
 export const NAV_ITEMS: NavItem[] = [
-  { label: 'Drivers', to: '/drivers', permission: ['drivers', 'list'] },
-  { label: 'Trips', to: '/trips', permission: ['trips', 'list'] },
-  { label: 'Update Password', to: '/update-password', permission: ['passwords', 'update'] },
-  { label: 'Manage Prices', to: '/manage-prices', permission: ['car-rates', 'list'] },
-  { label: 'Customers', to: '/customers', permission: ['customers', 'list'] },
-  { label: 'Create City Dealer', to: '/createcitydealer', permission: ['city-dealers', 'create'] },
-  { label: 'Franchises', to: '/displayFranchise', permission: ['franchises', 'list'] },
-  { label: 'Create Franchise', to: '/createfranchise', permission: ['franchises', 'create'] },
-  { label: 'City Dealers', to: '/cityDealer', permission: ['city-dealers', 'list'] },
+  { label: m.navDrivers, to: '/drivers', permission: ['drivers', 'list'] },
+  { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },
+  { label: m.updatePassword, to: '/update-password', permission: ['passwords', 'update'] },
+  { label: m.navManagePrices, to: '/manage-prices', permission: ['car-rates', 'list'] },
+  { label: m.navCustomers, to: '/customers', permission: ['customers', 'list'] },
+  { label: m.navCreateCityDealer, to: '/createcitydealer', permission: ['city-dealers', 'create'] },
+  { label: m.navFranchises, to: '/displayFranchise', permission: ['franchises', 'list'] },
+  { label: m.navCreateFranchise, to: '/createfranchise', permission: ['franchises', 'create'] },
+  { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
 ];

@@ -2,6 +2,7 @@ import { Button, Group, NativeSelect, Stack, TextInput } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { stateLabel } from '../lib/format';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** The account popup's edit form: name and state, then the caller's further fields, Cancel and Save. */
 export function AccountEditForm({
@@ -29,9 +30,9 @@ export function AccountEditForm({
 }) {
   return (
     <Stack gap="sm">
-      <TextInput label="Name" value={name} onChange={(e) => onNameChange(e.currentTarget.value)} />
+      <TextInput label={m.commonName()} value={name} onChange={(e) => onNameChange(e.currentTarget.value)} />
       <NativeSelect
-        label="State"
+        label={m.commonState()}
         value={state ?? ''}
         disabled={stateDisabled}
         description={stateDescription}
@@ -41,10 +42,10 @@ export function AccountEditForm({
       {children}
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
-          Cancel
+          {m.commonCancel()}
         </Button>
         <Button loading={saving} onClick={onSave}>
-          Save
+          {m.commonSave()}
         </Button>
       </Group>
     </Stack>

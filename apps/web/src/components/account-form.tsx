@@ -1,6 +1,7 @@
 import { Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** What every account's sign-up form asks first. */
 export type AccountFormValues = { name: string; email: string; password: string };
@@ -25,21 +26,21 @@ export function AccountForm({
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="sm">
           <TextInput
-            label="Name"
+            label={m.commonName()}
             value={values.name}
             onChange={(e) => onChange('name', e.currentTarget.value)}
             autoComplete="off"
           />
           <TextInput
-            label="Email"
+            label={m.commonEmail()}
             type="email"
             value={values.email}
             onChange={(e) => onChange('email', e.currentTarget.value)}
             autoComplete="off"
           />
           <PasswordInput
-            label="Password"
-            description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
+            label={m.commonPassword()}
+            description={m.commonPasswordRule({ min: PASSWORD_MIN_LENGTH })}
             value={values.password}
             onChange={(e) => onChange('password', e.currentTarget.value)}
             autoComplete="new-password"

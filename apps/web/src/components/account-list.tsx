@@ -38,7 +38,7 @@ export function AccountList<T extends Account>({
   onOpen: (account: T) => void;
 }) {
   if (list.isError && !list.data) return <ErrorAlert error={list.error!} />;
-  if (list.isPending) return <ListLoader label={`Loading ${noun}`} />;
+  if (list.isPending) return <ListLoader label={m.listLoading({ noun })} />;
   if (total === 0) return <Text c="dimmed">{query ? noMatchText(noun, query) : m.noDealers()}</Text>;
   return (
     <>
@@ -47,11 +47,18 @@ export function AccountList<T extends Account>({
         total={total}
         totalCapped={totalCapped}
         noun={noun}
-        countedAs={`${noun}, newest first`}
+        countedAs={m.accountNewestFirst({ noun })}
         query={query}
         empty={m.noDealers()}
       />
-      <ListTable columns={['Name', 'Email', 'State', <VisuallyHidden>Notice</VisuallyHidden>]}>
+      <ListTable
+        columns={[
+          m.commonName(),
+          m.commonEmail(),
+          m.commonState(),
+          <VisuallyHidden>{m.accountNotice()}</VisuallyHidden>,
+        ]}
+      >
         {accounts.map((account, index) => (
           <tr
             key={account.id}
@@ -60,16 +67,16 @@ export function AccountList<T extends Account>({
             onClick={() => onOpen(account)}
             onKeyDown={(event) => (event.key === 'Enter' || event.key === ' ') && onOpen(account)}
             tabIndex={0}
-            aria-label={`Open ${account.name || account.email}`}
+            aria-label={m.listOpenRow({ name: account.name || account.email })}
           >
             <Cell label="">
               <span className={listTableClasses.cellGroup}>
                 <span className={listTableClasses.title}>{account.name || '-'}</span>
-                {account.disabled && <Tag color="gray">Disabled</Tag>}
+                {account.disabled && <Tag color="gray">{m.accountDisabled()}</Tag>}
               </span>
             </Cell>
-            <Cell label="Email">{account.email}</Cell>
-            <Cell label="State">{stateLabel(account.state)}</Cell>
+            <Cell label={m.commonEmail()}>{account.email}</Cell>
+            <Cell label={m.commonState()}>{stateLabel(account.state)}</Cell>
             <Cell label="">
               {index === 0 && (
                 <Tag color="teal" plainCase>
@@ -80,7 +87,7 @@ export function AccountList<T extends Account>({
           </tr>
         ))}
       </ListTable>
-      <LoadMoreButton query={list}>{`Load more ${noun}`}</LoadMoreButton>
+      <LoadMoreButton query={list}>{m.listLoadMore({ noun })}</LoadMoreButton>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { showNotification } from '../lib/notify';
 import { useState, type ReactNode } from 'react';
 import { formatDate, stateLabel } from '../lib/format';
 import type { Account } from './account-list';
+import { m } from '@bmet/shared/paraglide/messages';
 
 type Callbacks<T> = { onSuccess: (result: T) => void; onError: (error: Error) => void };
 
@@ -64,8 +65,8 @@ export function AccountPopup<T extends Account>({
           showNotification({
             color: 'teal',
             message: saved.disabled
-              ? `${saved.name} is disabled: it can no longer sign in.`
-              : `${saved.name} is enabled again.`,
+              ? m.accountDisabledDone({ name: saved.name })
+              : m.accountEnabledDone({ name: saved.name }),
           }),
         onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
@@ -74,7 +75,7 @@ export function AccountPopup<T extends Account>({
   const confirmDelete = (current: T) =>
     remove?.mutate(current.id, {
       onSuccess: () => {
-        showNotification({ color: 'teal', message: `${current.name} was deleted.` });
+        showNotification({ color: 'teal', message: m.accountDeletedDone({ name: current.name }) });
         close();
       },
       onError: (error) => {
@@ -91,15 +92,15 @@ export function AccountPopup<T extends Account>({
         ) : (
           <Stack gap="md">
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-              <AccountField label="Name">{account.name || '-'}</AccountField>
-              <AccountField label="Email">{account.email}</AccountField>
-              <AccountField label="State">{stateLabel(account.state)}</AccountField>
-              <AccountField label="Created">{formatDate(account.createdAt)}</AccountField>
+              <AccountField label={m.commonName()}>{account.name || '-'}</AccountField>
+              <AccountField label={m.commonEmail()}>{account.email}</AccountField>
+              <AccountField label={m.commonState()}>{stateLabel(account.state)}</AccountField>
+              <AccountField label={m.accountCreated()}>{formatDate(account.createdAt)}</AccountField>
               {details(account)}
             </SimpleGrid>
             {account.disabled && (
               <Badge color="gray" variant="light">
-                Disabled: cannot sign in
+                {m.accountDisabledNotice()}
               </Badge>
             )}
             {update && (
@@ -110,16 +111,16 @@ export function AccountPopup<T extends Account>({
                       {removeNote}
                     </Text>
                     <Button variant="default" onClick={() => setConfirmingDelete(false)}>
-                      Cancel
+                      {m.commonCancel()}
                     </Button>
                     <Button color="red" loading={remove?.isPending} onClick={() => confirmDelete(account)}>
-                      Confirm delete
+                      {m.accountConfirmDelete()}
                     </Button>
                   </>
                 ) : (
                   <>
                     <Button variant="default" onClick={() => setEditing(true)}>
-                      Edit
+                      {m.commonEdit()}
                     </Button>
                     <Button
                       variant="light"
@@ -127,11 +128,11 @@ export function AccountPopup<T extends Account>({
                       loading={update.isPending}
                       onClick={() => toggleDisabled(account)}
                     >
-                      {account.disabled ? 'Enable' : 'Disable'}
+                      {account.disabled ? m.accountEnable() : m.accountDisable()}
                     </Button>
                     {remove && (
                       <Button variant="light" color="red" onClick={() => setConfirmingDelete(true)}>
-                        Delete
+                        {m.commonDelete()}
                       </Button>
                     )}
                   </>

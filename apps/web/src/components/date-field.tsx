@@ -1,8 +1,7 @@
 import { TextInput, type TextInputProps } from '@mantine/core';
 import { useState } from 'react';
 import { formatCalendarDate, parseCalendarDate } from '../lib/format';
-
-const INVALID = 'Enter a real date as DD/MM/YYYY.';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /**
  * A date typed as DD/MM/YYYY, as staff in India write it (a browser's own date input shows the
@@ -36,7 +35,7 @@ export function DateField({
     }
     const date = parseCalendarDate(next);
     if (!date) {
-      setError(INVALID);
+      setError(m.filtersInvalidDate());
       return;
     }
     setError(null);

@@ -1,6 +1,7 @@
 import { Button, Drawer, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import classes from './filters-drawer.module.css';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** The filters of a list on a phone, from the bottom of the screen (see filters.tsx). */
 export function FiltersDrawer({
@@ -18,12 +19,12 @@ export function FiltersDrawer({
       onClose={onClose}
       position="bottom"
       size="auto"
-      title="Filters"
-      closeButtonProps={{ 'aria-label': 'Close filters' }}
+      title={m.filtersTitle()}
+      closeButtonProps={{ 'aria-label': m.filtersClose() }}
     >
       <Stack gap="sm" className={classes.fields}>
         {children}
-        <Button onClick={onClose}>Show results</Button>
+        <Button onClick={onClose}>{m.filtersShowResults()}</Button>
       </Stack>
     </Drawer>
   );

@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal } from '@tabler/icons-react';
 import { lazy, useState, type ReactNode } from 'react';
 import { OnDemand } from './on-demand';
+import { m } from '@bmet/shared/paraglide/messages';
 
 const FiltersDrawer = lazy(() => import('./filters-drawer').then((m) => ({ default: m.FiltersDrawer })));
 
@@ -28,7 +29,7 @@ export function Filters({ active, children }: { active: number; children: ReactN
         onClick={() => setOpen(true)}
         aria-haspopup="dialog"
       >
-        {active > 0 ? `Filters (${active})` : 'Filters'}
+        {active > 0 ? m.filtersWithCount({ count: active }) : m.filtersTitle()}
       </Button>
       <OnDemand open={open}>
         <FiltersDrawer open={open} onClose={() => setOpen(false)}>

@@ -1,6 +1,7 @@
 import { formatCount } from '../lib/format';
 import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /**
  * The line over a searched list, read out as it changes: 'Showing 50 of 1,234 drivers' (or '10,000+'), 'No
@@ -31,12 +32,16 @@ export function ListSummary({
         ? query
           ? noMatchText(noun, query)
           : empty
-        : `Showing ${shown} of ${formatCount(total)}${totalCapped ? '+' : ''} ${countedAs}`}
+        : m.listShowing({
+            shown,
+            total: `${formatCount(total)}${totalCapped ? '+' : ''}`,
+            noun: countedAs,
+          })}
     </Text>
   );
 }
 
 /** What a list says when a search finds nothing: 'No drivers match “x”.' */
 export function noMatchText(noun: string, query: string): string {
-  return `No ${noun} match “${query}”.`;
+  return m.listNoMatch({ noun, query });
 }

@@ -1,10 +1,11 @@
 import { Alert } from '@mantine/core';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /** Shown on a screen whose content is not available in this version of the console. */
 export function NotBuiltYet() {
   return (
-    <Alert color="gray" variant="light" title="Not available yet">
-      This screen is part of the console but its content is not available in this version.
+    <Alert color="gray" variant="light" title={m.commonNotAvailableYet()}>
+      {m.commonNotBuiltYet()}
     </Alert>
   );
 }

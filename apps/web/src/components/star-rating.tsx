@@ -13,7 +13,7 @@ export function StarRating({ value, size = 16 }: { value: number | null; size?: 
   }
   const rounded = Math.round(value);
   return (
-    <Group gap={2} wrap="nowrap" role="img" aria-label={`${value} out of 5 stars`}>
+    <Group gap={2} wrap="nowrap" role="img" aria-label={m.commonStarRating({ value })}>
       {[1, 2, 3, 4, 5].map((star) =>
         star <= rounded ? (
           <IconStarFilled key={star} size={size} color="var(--mantine-color-yellow-6)" aria-hidden />

@@ -1,4 +1,13 @@
-import { createContext, Fragment, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  Fragment,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+  type ReactNode,
+} from 'react';
 import { getLocale, locales, setLocale, type Locale } from '@bmet/shared/paraglide/runtime';
 
 export type Language = Locale;
@@ -31,9 +40,11 @@ export function LanguageProvider({ children }: { children: ReactNode }) {
   const [language, setLanguage] = useState<Language>(getLocale);
   const changeLanguage = useCallback((next: Language) => {
     void setLocale(next, { reload: false });
-    document.documentElement.lang = next;
     setLanguage(next);
   }, []);
+  useEffect(() => {
+    document.documentElement.lang = language;
+  }, [language]);
   const value = useMemo(() => ({ language, changeLanguage }), [language, changeLanguage]);
   return (
     <LanguageContext.Provider value={value}>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STATES, type State } from '../constants';
+import { LANGUAGES, STATES, type State } from '../constants';
 import { m } from '../paraglide/messages.js';
 import { currentUserSchema } from './auth';
 import { emailSchema, envelope, listTotalShape } from './common';
@@ -123,7 +123,12 @@ export const franchiseListResponseSchema = z.object({
 export type FranchiseListResponse = z.infer<typeof franchiseListResponseSchema>;
 
 const editFields = {
-  name: z.string().trim().min(1, { error: () => m.enterName() }).max(ACCOUNT_NAME_MAX_LENGTH).optional(),
+  name: z
+    .string()
+    .trim()
+    .min(1, { error: () => m.enterName() })
+    .max(ACCOUNT_NAME_MAX_LENGTH)
+    .optional(),
   state: z.enum(STATES, { error: () => m.chooseState() }).optional(),
   /** A disabled account cannot sign in and its live tokens stop working. */
   disabled: z.boolean().optional(),
@@ -150,7 +155,16 @@ export const franchiseResponseSchema = envelope(franchiseSchema);
 
 /** The profile's one editable field. */
 export const updateProfileBodySchema = z.object({
-  displayName: z.string().trim().min(1, { error: () => m.enterDisplayName() }).max(ACCOUNT_NAME_MAX_LENGTH),
+  displayName: z
+    .string()
+    .trim()
+    .min(1, { error: () => m.enterDisplayName() })
+    .max(ACCOUNT_NAME_MAX_LENGTH),
+});
+
+/** The language a user reads the console in, chosen in the header (every role). */
+export const updateLanguageBodySchema = z.object({
+  language: z.enum(LANGUAGES),
 });
 export type UpdateProfileBody = z.input<typeof updateProfileBodySchema>;
 export const profileResponseSchema = envelope(currentUserSchema);

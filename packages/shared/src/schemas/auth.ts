@@ -1,12 +1,15 @@
 import { z } from 'zod';
 import { m } from '../paraglide/messages.js';
-import { PASSWORD_MAX_LENGTH, STATES } from '../constants';
+import { LANGUAGES, PASSWORD_MAX_LENGTH, STATES } from '../constants';
 import { emailSchema, envelope, roleSchema } from './common';
 
 /** Sign-in: the role is the tab the user chose. */
 export const signInBodySchema = z.object({
   email: emailSchema,
-  password: z.string().min(1, { error: () => m.enterPassword() }).max(PASSWORD_MAX_LENGTH),
+  password: z
+    .string()
+    .min(1, { error: () => m.enterPassword() })
+    .max(PASSWORD_MAX_LENGTH),
   role: roleSchema,
 });
 export type SignInBody = z.infer<typeof signInBodySchema>;
@@ -17,6 +20,8 @@ export const signInResponseSchema = envelope(
     /** Expiry as milliseconds since the epoch. */
     expirationTime: z.number().int(),
     role: roleSchema,
+    /** The language the account chose, to show the console in at once; null if it never chose. */
+    language: z.enum(LANGUAGES).nullable(),
   }),
 );
 export type SignInResponse = z.infer<typeof signInResponseSchema>;
@@ -27,6 +32,7 @@ export const currentUserSchema = z.object({
   email: z.string(),
   role: roleSchema,
   state: z.enum(STATES).nullable(),
+  language: z.enum(LANGUAGES).nullable(),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -57,7 +57,9 @@ export const updateRatesBodySchema = z
     >,
     {
       error: (issue) =>
-        issue.code === 'unrecognized_keys' ? m.unknownCarTypes({ count: issue.keys.length, keys: issue.keys.join(', ') }) : undefined,
+        issue.code === 'unrecognized_keys'
+          ? m.unknownCarTypes({ count: issue.keys.length, keys: issue.keys.join(', ') })
+          : undefined,
     },
   )
   .refine((body) => Object.values(body).some(Boolean), {

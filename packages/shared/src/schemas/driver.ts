@@ -100,7 +100,11 @@ export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('submitted') }),
   z.object({
     status: z.literal('rejected'),
-    reason: z.string().trim().min(3, { error: () => m.giveReason() }).max(500),
+    reason: z
+      .string()
+      .trim()
+      .min(3, { error: () => m.giveReason() })
+      .max(500),
   }),
 ]);
 
@@ -152,7 +156,11 @@ export const deviceTokenSchema = z.object({
 });
 export const deviceTokensResponseSchema = envelope(z.array(deviceTokenSchema));
 export const issueDeviceTokenBodySchema = z.object({
-  label: z.string().trim().min(1, { error: () => m.nameTheDevice() }).max(80),
+  label: z
+    .string()
+    .trim()
+    .min(1, { error: () => m.nameTheDevice() })
+    .max(80),
 });
 export const issuedDeviceTokenResponseSchema = envelope(deviceTokenSchema.extend({ token: z.string() }));
 

@@ -95,7 +95,11 @@ export const tripDetailResponseSchema = envelope(
 
 /** Feedback and a 1-to-5 star rating; a rating is required. */
 export const tripFeedbackBodySchema = z.object({
-  feedback: z.string().trim().max(2000, { error: () => m.feedbackTooLong({ max: 2000 }) }).default(''),
+  feedback: z
+    .string()
+    .trim()
+    .max(2000, { error: () => m.feedbackTooLong({ max: 2000 }) })
+    .default(''),
   rating: z
     .number({ error: () => m.tripRatingRequired() })
     .int({ error: () => m.tripRatingRequired() })

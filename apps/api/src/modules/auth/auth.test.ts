@@ -17,7 +17,7 @@ import {
 } from '../../test/test-app';
 import { buildApp } from '../../app';
 import { revokeAccountSessions } from './repository';
-import { roleLabel } from '@bmet/shared/labels';
+import { roleLabel } from '@bmet/shared/role-label';
 
 const t = useTestApp();
 
@@ -37,7 +37,7 @@ describe('POST /api/auth/sign-in', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toEqual({
-      data: { idToken: expect.any(String), expirationTime: expect.any(Number), role },
+      data: { idToken: expect.any(String), expirationTime: expect.any(Number), role, language: null },
     });
     const threeHours = 3 * 3_600_000;
     expect(body.data.expirationTime).toBeGreaterThanOrEqual(before + threeHours - 1000);
@@ -375,6 +375,7 @@ describe('GET /api/auth/me', () => {
         email: account.email,
         role,
         state: role === 'admin' ? null : 'maharashtra',
+        language: null,
       },
     });
   });

@@ -170,6 +170,7 @@ describe('POST /api/auth/password-reset/confirm', () => {
       idToken: expect.any(String),
       expirationTime: expect.any(Number),
       role: 'city_dealer',
+      language: null,
     });
 
     expect((await me(old)).statusCode).toBe(401);

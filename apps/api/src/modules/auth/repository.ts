@@ -1,8 +1,13 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
-import type { Role } from '@bmet/shared/constants';
+import { LANGUAGES, type Language, type Role } from '@bmet/shared/constants';
 import type { Db } from '../../db/client';
 import { accounts, passwordResetTokens, sessions, signInAttempts } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
+
+/** A stored language, or null for none (or one this version no longer offers). */
+export function asLanguage(value: string | null): Language | null {
+  return (LANGUAGES as readonly string[]).includes(value ?? '') ? (value as Language) : null;
+}
 
 export async function findAccountByEmail(db: Db, email: string) {
   const [account] = await db
@@ -36,6 +41,7 @@ export async function findActiveSession(db: Db, sessionId: string, accountId: st
       role: accounts.role,
       state: accounts.state,
       dealerId: accounts.dealerId,
+      language: accounts.language,
     })
     .from(sessions)
     .innerJoin(accounts, eq(accounts.id, sessions.accountId))
@@ -50,7 +56,7 @@ export async function findActiveSession(db: Db, sessionId: string, accountId: st
       ),
     )
     .limit(1);
-  return row ? { ...row, role: row.role as Role } : null;
+  return row ? { ...row, role: row.role as Role, language: asLanguage(row.language) } : null;
 }
 
 export async function revokeSession(db: Db, sessionId: string): Promise<void> {

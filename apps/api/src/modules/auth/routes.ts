@@ -2,18 +2,28 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
-import { meResponseSchema, signInBodySchema, signInResponseSchema } from '@bmet/shared/schemas/auth';
+import type { State } from '@bmet/shared/constants';
+import {
+  meResponseSchema,
+  signInBodySchema,
+  signInResponseSchema,
+  type CurrentUser,
+} from '@bmet/shared/schemas/auth';
 import { errorBodySchema } from '@bmet/shared/errors';
-import { profileResponseSchema, updateProfileBodySchema } from '@bmet/shared/schemas/account';
+import {
+  profileResponseSchema,
+  updateLanguageBodySchema,
+  updateProfileBodySchema,
+} from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
-import { currentUser } from '../../plugins/authentication';
+import { currentUser, type SessionUser } from '../../plugins/authentication';
 import { verifyAgainstDummy, verifyPassword } from './password';
-import { updateDisplayName } from './profile';
+import { updateProfile } from './profile';
 import { passwordRoutes, type MailSettings } from './password-routes';
 import { findAccountByEmail, revokeSession } from './repository';
 import { createSignInThrottle } from './sign-in-throttle';
 import { startSession } from './start-session';
-import { roleLabel } from '@bmet/shared/labels';
+import { roleLabel } from '@bmet/shared/role-label';
 
 /**
  * buildApp registers this plugin with the whole configuration object it was given (server.ts
@@ -25,6 +35,18 @@ function lockedError(seconds: number): AppError {
   return new AppError('RATE_LIMITED', m.tooManyAttempts({ minutes: Math.ceil(seconds / 60) }), {
     headers: { 'retry-after': String(seconds) },
   });
+}
+
+/** What the console learns of the signed-in user. */
+function publicUser(user: SessionUser): CurrentUser {
+  return {
+    uid: user.id,
+    displayName: user.displayName,
+    email: user.email,
+    role: user.role,
+    state: (user.state as State | null) ?? null,
+    language: user.language,
+  };
 }
 
 const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
@@ -98,16 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      return {
-        data: {
-          uid: user.id,
-          displayName: user.displayName,
-          email: user.email,
-          role: user.role,
-          state: (user.state as never) ?? null,
-        },
-      };
+      return { data: publicUser(currentUser(request)) };
     },
   );
 
@@ -125,16 +138,29 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const user = currentUser(request);
       const { displayName } = request.body;
-      await updateDisplayName(db, { id: user.id, requestId: request.id }, user.displayName, displayName);
-      return {
-        data: {
-          uid: user.id,
-          displayName,
-          email: user.email,
-          role: user.role,
-          state: (user.state as never) ?? null,
-        },
-      };
+      await updateProfile(db, { id: user.id, requestId: request.id }, user, { displayName });
+      return { data: { ...publicUser(user), displayName } };
+    },
+  );
+
+  app.put(
+    '/auth/me/language',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Remember the language the signed-in user reads the console in (every role)',
+        body: updateLanguageBodySchema,
+        response: { 200: meResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { language } = request.body;
+      if (language !== user.language) {
+        await updateProfile(db, { id: user.id, requestId: request.id }, user, { language });
+      }
+      return { data: { ...publicUser(user), language } };
     },
   );
 };

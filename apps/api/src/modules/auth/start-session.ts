@@ -2,10 +2,16 @@ import type { FastifyRequest } from 'fastify';
 import type { Role } from '@bmet/shared/constants';
 import type { SignInResponse } from '@bmet/shared/schemas/auth';
 import type { DbExecutor } from '../../infra/audit';
-import { createSession } from './repository';
+import { asLanguage, createSession } from './repository';
 import { signIdToken } from './tokens';
 
-type SessionAccount = { id: string; role: Role; email: string; displayName: string | null };
+type SessionAccount = {
+  id: string;
+  role: Role;
+  email: string;
+  displayName: string | null;
+  language?: string | null;
+};
 
 /**
  * Opens a server-side session for an account and signs the ID token that names it: the one way
@@ -61,5 +67,12 @@ export async function startSession(
     ip: request.ip,
     userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
   });
-  return { data: { idToken, expirationTime: expiresAt.getTime(), role: account.role } };
+  return {
+    data: {
+      idToken,
+      expirationTime: expiresAt.getTime(),
+      role: account.role,
+      language: asLanguage(account.language ?? null),
+    },
+  };
 }

@@ -28,7 +28,9 @@ describe('POST /api/admin/update-password', () => {
       newPassword: 'a-fresh-dealer-passphrase',
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ data: { message: m.passwordUpdated({ email: dealer.account.email }) } });
+    expect(response.json()).toEqual({
+      data: { message: m.passwordUpdated({ email: dealer.account.email }) },
+    });
 
     expect((await me(dealer.token)).statusCode).toBe(401);
     const signIn = (password: string) =>

@@ -7,8 +7,6 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { useSession } from '../../lib/session-context';
 import { useConfirmPasswordReset } from './password-reset-api';
 
-const TITLE = 'Choose a new password';
-
 /**
  * Where the link of a password reset email leads: a new password, typed twice, replaces the old
  * one; every earlier session ends and the user is signed in fresh.
@@ -24,7 +22,7 @@ export function ResetPasswordScreen() {
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
-    document.title = `${TITLE} · Book-My-ETaxi`;
+    document.title = `${m.authChooseNewPassword()} · Book-My-ETaxi`;
   }, []);
 
   const submit = (event: FormEvent) => {
@@ -55,7 +53,7 @@ export function ResetPasswordScreen() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h3">
-              {TITLE}
+              {m.authChooseNewPassword()}
             </Title>
             {!token ? (
               <Alert color="red" icon={<IconAlertCircle size={16} />} role="alert">
@@ -69,33 +67,32 @@ export function ResetPasswordScreen() {
                   </Alert>
                 )}
                 <Text size="sm" c="dimmed">
-                  At least {PASSWORD_MIN_LENGTH} characters; common passwords are refused. Every device signed
-                  in with the old password is signed out.
+                  {m.authResetPasswordRule({ min: PASSWORD_MIN_LENGTH })}
                 </Text>
                 <PasswordInput
-                  label="New password"
+                  label={m.authNewPassword()}
                   autoComplete="new-password"
                   value={password}
                   onChange={(e) => setPassword(e.currentTarget.value)}
                 />
                 <PasswordInput
-                  label="Repeat the new password"
+                  label={m.authRepeatNewPassword()}
                   autoComplete="new-password"
                   value={repeated}
                   onChange={(e) => setRepeated(e.currentTarget.value)}
                 />
                 <Button type="submit" loading={confirm.isPending} fullWidth>
-                  Save the new password
+                  {m.authSaveNewPassword()}
                 </Button>
               </>
             )}
             {linkIsBad && (
               <Anchor component={Link} to="/reset-password-admin" size="sm" ta="center">
-                Ask for a new link
+                {m.authAskForNewLink()}
               </Anchor>
             )}
             <Anchor component={Link} to="/admin" size="sm" ta="center">
-              Back to sign in
+              {m.commonBackToSignIn()}
             </Anchor>
           </Stack>
         </form>

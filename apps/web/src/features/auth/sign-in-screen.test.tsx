@@ -3,6 +3,7 @@ import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LanguageProvider } from '../../lib/language';
 import { SessionProvider } from '../../lib/session-context';
 import { SignInScreen } from './sign-in-screen';
 
@@ -18,7 +19,9 @@ function renderSignIn() {
   render(
     <MantineProvider>
       <SessionProvider>
-        <RouterProvider router={router} />
+        <LanguageProvider>
+          <RouterProvider router={router} />
+        </LanguageProvider>
       </SessionProvider>
     </MantineProvider>,
   );

@@ -17,13 +17,16 @@ import { Link, Navigate, useNavigate } from 'react-router';
 import type { Role } from '@bmet/shared/constants';
 import { ROLES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
+import { rememberAccountLanguage } from '../../lib/account-language';
+import { useLanguage } from '../../lib/language';
 import { useSession } from '../../lib/session-context';
 import { useSignIn } from './api';
-import { roleLabel } from '@bmet/shared/labels';
+import { roleLabel } from '@bmet/shared/role-label';
 
 /** The sign-in screen: one tab per role; the chosen tab must match the account's role. */
 export function SignInScreen() {
   const { session, startSession } = useSession();
+  const { language, changeLanguage } = useLanguage();
   const navigate = useNavigate();
   const signIn = useSignIn();
   const [role, setRole] = useState<Role>('admin');
@@ -39,6 +42,9 @@ export function SignInScreen() {
       {
         onSuccess: (data) => {
           startSession({ idToken: data.idToken, expirationTime: data.expirationTime, role: data.role });
+          // The account's language wins; an account that never chose one keeps the one in use here.
+          if (!data.language) rememberAccountLanguage(language);
+          else if (data.language !== language) changeLanguage(data.language);
           navigate('/welcome');
         },
       },
@@ -75,7 +81,7 @@ export function SignInScreen() {
               </Group>
             )}
             <TextInput
-              label="Email"
+              label={m.commonEmail()}
               type="email"
               autoComplete="username"
               value={email}
@@ -83,7 +89,7 @@ export function SignInScreen() {
               required
             />
             <PasswordInput
-              label="Password"
+              label={m.commonPassword()}
               autoComplete="current-password"
               value={password}
               onChange={(e) => setPassword(e.currentTarget.value)}

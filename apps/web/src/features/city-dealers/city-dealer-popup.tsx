@@ -1,6 +1,7 @@
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer } from '@bmet/shared/schemas/account';
 import { AccountEditForm } from '../../components/account-edit-form';
 import { AccountField, AccountPopup } from '../../components/account-popup';
@@ -15,7 +16,7 @@ function EditForm({ dealer, onDone }: { dealer: CityDealer; onDone: () => void }
       { id: dealer.id, changes: { name, ...(state ? { state } : {}) } },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: 'The city dealer has been saved.' });
+          showNotification({ color: 'teal', message: m.dealersSaved() });
           onDone();
         },
         onError: (error) => showNotification({ color: 'red', message: error.message }),
@@ -47,14 +48,14 @@ export function CityDealerPopup({ dealer, onClose }: { dealer: CityDealer | null
       onClose={onClose}
       details={(current) => (
         <>
-          <AccountField label="Franchises">{current.franchiseCount}</AccountField>
-          <AccountField label="Drivers">{current.driverCount}</AccountField>
+          <AccountField label={m.dealersFranchises()}>{current.franchiseCount}</AccountField>
+          <AccountField label={m.dealersDrivers()}>{current.driverCount}</AccountField>
         </>
       )}
       editForm={(current, done) => <EditForm dealer={current} onDone={done} />}
       update={update}
       remove={remove}
-      removeNote="Its franchises stay, without a city dealer."
+      removeNote={m.dealersRemoveNote()}
     />
   );
 }

@@ -1,4 +1,5 @@
 import { lazy, useState } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 import { AccountList } from '../../components/account-list';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -21,10 +22,10 @@ export function CityDealersScreen() {
   const selected = dealers.find((dealer) => dealer.id === selectedId) ?? null;
 
   return (
-    <Page title="City Dealers">
+    <Page title={m.dealersTitle()}>
       <SearchInput
-        label="Search city dealers"
-        placeholder="Search by name or email"
+        label={m.dealersSearchLabel()}
+        placeholder={m.dealersSearchPlaceholder()}
         value={search}
         onChange={setSearch}
         width={380}
@@ -34,7 +35,7 @@ export function CityDealersScreen() {
         accounts={dealers}
         total={total}
         totalCapped={totalCapped}
-        noun="city dealers"
+        noun={m.dealersNoun()}
         query={q}
         onOpen={(dealer) => setSelectedId(dealer.id)}
       />

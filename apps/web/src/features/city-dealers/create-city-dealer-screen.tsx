@@ -52,7 +52,7 @@ export function CreateCityDealerScreen() {
     <Page title={m.cityDealerSignUp()}>
       <AccountForm values={form} onChange={set} onSubmit={submit}>
         <NativeSelect
-          label="State"
+          label={m.dealersState()}
           value={form.state}
           onChange={(e) => set('state', e.currentTarget.value)}
           data={[

@@ -1,4 +1,5 @@
 import { Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import { m } from '@bmet/shared/paraglide/messages';
 import { StarRating } from '../../components/star-rating';
 import { useCustomer } from './api';
 
@@ -10,37 +11,37 @@ export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () 
     <Modal
       opened={id !== null}
       onClose={onClose}
-      title={c?.name ?? 'Customer'}
+      title={c?.name ?? m.customersCustomer()}
       withCloseButton={false}
       size="lg"
     >
-      {customer.isPending && <Loader aria-label="Loading customer" />}
+      {customer.isPending && <Loader aria-label={m.customersLoadingCustomer()} />}
       {customer.isError && <Text c="red">{customer.error.message}</Text>}
       {c && (
         <Stack gap="sm">
           <Text size="sm">
-            <b>Name:</b> {c.name}
+            <b>{m.customersNameField()}</b> {c.name}
           </Text>
           <Text size="sm">
-            <b>Email:</b> {c.email ?? '-'}
+            <b>{m.customersEmailField()}</b> {c.email ?? '-'}
           </Text>
           <Text size="sm">
-            <b>Phone Number:</b> {c.phoneNumber ?? '-'}
+            <b>{m.customersPhoneNumberField()}</b> {c.phoneNumber ?? '-'}
           </Text>
           <Group gap="xs">
-            <Text fw={600}>Ratings</Text>
+            <Text fw={600}>{m.customersRatings()}</Text>
             {c.rating.average !== null && (
               <Text size="sm" c="dimmed">
-                {c.rating.average.toFixed(1)} average from {c.rating.count}
+                {m.customersAverageFrom({ average: c.rating.average.toFixed(1), count: c.rating.count })}
               </Text>
             )}
           </Group>
           {c.ratings.length === 0 ? (
             <Text size="sm" c="dimmed">
-              No ratings yet.
+              {m.customersNoRatings()}
             </Text>
           ) : (
-            <Stack gap="xs" role="list" aria-label="Ratings">
+            <Stack gap="xs" role="list" aria-label={m.customersRatings()}>
               {c.ratings.map((entry) => (
                 <Paper key={entry.id} withBorder p="xs" role="listitem">
                   <Group justify="space-between" wrap="wrap">
@@ -59,7 +60,7 @@ export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () 
             </Stack>
           )}
           <Group justify="flex-end">
-            <Button onClick={onClose}>Close</Button>
+            <Button onClick={onClose}>{m.close()}</Button>
           </Group>
         </Stack>
       )}

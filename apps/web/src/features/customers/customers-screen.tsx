@@ -1,4 +1,5 @@
 import { lazy, useState } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
@@ -21,10 +22,10 @@ export function CustomersScreen() {
   const { rows: customers, total, totalCapped } = pagedRows(list.data);
 
   return (
-    <Page title="Customers">
+    <Page title={m.customersTitle()}>
       <SearchInput
-        label="Search customers"
-        placeholder="Search by name, email or phone"
+        label={m.customersSearchLabel()}
+        placeholder={m.customersSearchPlaceholder()}
         value={search}
         onChange={setSearch}
         width={380}
@@ -32,19 +33,22 @@ export function CustomersScreen() {
       {list.isError && !list.data ? (
         <ErrorAlert error={list.error} />
       ) : list.isPending ? (
-        <ListLoader label="Loading customers" />
+        <ListLoader label={m.customersLoading()} />
       ) : (
         <>
           <ListSummary
             shown={customers.length}
             total={total}
             totalCapped={totalCapped}
-            noun="customers"
+            noun={m.customersNoun()}
             query={q}
-            empty="No customers yet."
+            empty={m.customersEmpty()}
           />
           {customers.length > 0 && (
-            <ListTable label="Customers" columns={['Name', 'Email', 'Phone Number']}>
+            <ListTable
+              label={m.customersTitle()}
+              columns={[m.customersColumnName(), m.customersColumnEmail(), m.customersColumnPhoneNumber()]}
+            >
               {customers.map((customer) => (
                 <tr
                   key={customer.id}
@@ -55,18 +59,18 @@ export function CustomersScreen() {
                     (event.key === 'Enter' || event.key === ' ') && setSelected(customer.id)
                   }
                   tabIndex={0}
-                  aria-label={`Open ${customer.name}`}
+                  aria-label={m.customersOpen({ name: customer.name })}
                 >
                   <Cell label="">
                     <span className={listTableClasses.title}>{customer.name}</span>
                   </Cell>
-                  <Cell label="Email">{customer.email ?? '-'}</Cell>
-                  <Cell label="Phone Number">{customer.phoneNumber ?? '-'}</Cell>
+                  <Cell label={m.customersColumnEmail()}>{customer.email ?? '-'}</Cell>
+                  <Cell label={m.customersColumnPhoneNumber()}>{customer.phoneNumber ?? '-'}</Cell>
                 </tr>
               ))}
             </ListTable>
           )}
-          <LoadMoreButton query={list}>Load more customers</LoadMoreButton>
+          <LoadMoreButton query={list}>{m.customersLoadMore()}</LoadMoreButton>
         </>
       )}
       <OnDemand open={selected !== null}>

@@ -19,6 +19,7 @@ import type {
   issuedDeviceTokenResponseSchema,
   ratingsResponseSchema,
 } from '@bmet/shared/schemas/driver';
+import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
 
 /** The spec's list path for each role; each answers only the drivers that caller may see. */
@@ -129,7 +130,7 @@ export function useDocumentImage(id: string, key: DocumentKey, version: string |
     queryFn: async ({ signal }) => {
       const response = await authorizedFetch(`/drivers/driver/${id}/documents/${key}/image`, { signal });
       if (!response.ok)
-        throw new ApiError(response.status, { error: 'The image could not be loaded.', code: 'NOT_FOUND' });
+        throw new ApiError(response.status, { error: m.driversImageNotLoaded(), code: 'NOT_FOUND' });
       return URL.createObjectURL(await response.blob());
     },
     enabled: version !== null,

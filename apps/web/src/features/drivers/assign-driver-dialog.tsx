@@ -4,6 +4,7 @@ import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
 import { STATES } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { stateLabel } from '../../lib/format';
 import { useAssignDriver, useFranchiseOptions } from './api';
@@ -30,7 +31,7 @@ export function AssignDriverDialog({
   const franchises = options.data ?? [];
   const data = franchises.map((f) => ({
     value: f.id,
-    label: `${f.name} (${f.state ? stateLabel(f.state) : 'no state'})`,
+    label: `${f.name} (${f.state ? stateLabel(f.state) : m.driversNoState()})`,
   }));
   if (driver.franchiseId && driver.franchiseName && !data.some((d) => d.value === driver.franchiseId)) {
     data.unshift({ value: driver.franchiseId, label: driver.franchiseName });
@@ -45,8 +46,8 @@ export function AssignDriverDialog({
           showNotification({
             color: 'teal',
             message: updated.franchiseName
-              ? `${updated.name} now drives for ${updated.franchiseName}.`
-              : `${updated.name} is not assigned to a franchise.`,
+              ? m.driversNowDrivesFor({ name: updated.name, franchise: updated.franchiseName })
+              : m.driversNotAssignedToFranchise({ name: updated.name }),
           });
           onClose();
         },
@@ -57,13 +58,13 @@ export function AssignDriverDialog({
     <Modal
       opened={opened}
       onClose={onClose}
-      title={`Assign ${driver.name}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={m.driversAssignTitle({ name: driver.name })}
+      closeButtonProps={{ 'aria-label': m.close() }}
     >
       <Stack>
         <Select
-          label="Franchise"
-          placeholder="Search franchises"
+          label={m.driversFranchise()}
+          placeholder={m.driversSearchFranchises()}
           searchable
           clearable
           searchValue={search}
@@ -78,26 +79,22 @@ export function AssignDriverDialog({
             const f = franchises.find((x) => x.id === value);
             if (f?.state) setState(f.state);
           }}
-          nothingFoundMessage={options.isFetching ? 'Searching...' : 'No franchise found'}
+          nothingFoundMessage={options.isFetching ? m.driversSearching() : m.driversNoFranchiseFound()}
         />
         <Select
-          label="State"
-          placeholder="Select State"
+          label={m.driversState()}
+          placeholder={m.selectStatePlaceholder()}
           data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
           value={state}
           onChange={setState}
           disabled={Boolean(franchiseId)}
-          description={
-            franchiseId
-              ? "A driver works in its franchise's state."
-              : 'Without a franchise, the driver only gets a state.'
-          }
+          description={franchiseId ? m.driversStateFollowsFranchise() : m.driversStateWithoutFranchise()}
           searchable
           clearable
         />
         {chosen?.dealerName && (
           <Text size="sm" c="dimmed">
-            Under city dealer {chosen.dealerName}.
+            {m.driversUnderCityDealer({ name: chosen.dealerName })}
           </Text>
         )}
         {assign.error && (
@@ -107,10 +104,10 @@ export function AssignDriverDialog({
         )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {m.driversCancel()}
           </Button>
           <Button onClick={save} loading={assign.isPending}>
-            Save assignment
+            {m.driversSaveAssignment()}
           </Button>
         </Group>
       </Stack>

@@ -1,6 +1,7 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 import { formatDateTime } from '../../lib/format';
 import { useDeviceTokens, useIssueDeviceToken, useRevokeDeviceToken } from './api';
 
@@ -18,8 +19,8 @@ export function DevicesSection({ driverId }: { driverId: string }) {
     <Stack gap="sm">
       <Group align="end" wrap="wrap">
         <TextInput
-          label="Device name"
-          placeholder="e.g. Driver's Android phone"
+          label={m.driversDeviceName()}
+          placeholder={m.driversDeviceNamePlaceholder()}
           value={label}
           onChange={(e) => setLabel(e.currentTarget.value)}
           error={issue.error?.message}
@@ -35,20 +36,20 @@ export function DevicesSection({ driverId }: { driverId: string }) {
             })
           }
         >
-          Issue device token
+          {m.driversIssueDeviceToken()}
         </Button>
       </Group>
       {tokens.isError && <Text c="red">{tokens.error.message}</Text>}
-      {tokens.data && tokens.data.length === 0 && <Text c="dimmed">No device tokens issued.</Text>}
+      {tokens.data && tokens.data.length === 0 && <Text c="dimmed">{m.driversNoDeviceTokens()}</Text>}
       {tokens.data && tokens.data.length > 0 && (
         <Table.ScrollContainer minWidth={560}>
           <Table verticalSpacing="xs">
             <Table.Thead>
               <Table.Tr>
-                <Table.Th>Device</Table.Th>
-                <Table.Th>Issued</Table.Th>
-                <Table.Th>Last report</Table.Th>
-                <Table.Th>Status</Table.Th>
+                <Table.Th>{m.driversDevice()}</Table.Th>
+                <Table.Th>{m.driversIssued()}</Table.Th>
+                <Table.Th>{m.driversLastReport()}</Table.Th>
+                <Table.Th>{m.driversStatus()}</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -60,7 +61,7 @@ export function DevicesSection({ driverId }: { driverId: string }) {
                   <Table.Td>
                     {token.revokedAt ? (
                       <Text size="sm" c="dimmed">
-                        Revoked {dateTime(token.revokedAt)}
+                        {m.driversRevokedAt({ date: dateTime(token.revokedAt) })}
                       </Text>
                     ) : (
                       <Button
@@ -73,13 +74,13 @@ export function DevicesSection({ driverId }: { driverId: string }) {
                             onSuccess: () =>
                               showNotification({
                                 color: 'teal',
-                                message: `${token.label} can no longer report positions.`,
+                                message: m.driversDeviceRevoked({ device: token.label }),
                               }),
                             onError: (error) => showNotification({ color: 'red', message: error.message }),
                           })
                         }
                       >
-                        Revoke
+                        {m.driversRevoke()}
                       </Button>
                     )}
                   </Table.Td>
@@ -92,16 +93,18 @@ export function DevicesSection({ driverId }: { driverId: string }) {
       <Modal
         opened={issued !== null}
         onClose={() => setIssued(null)}
-        title="Device token issued"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={m.driversDeviceTokenIssued()}
+        closeButtonProps={{ 'aria-label': m.close() }}
       >
         <Stack>
-          <Alert color="yellow">Copy it into the driver app now: it is shown only once.</Alert>
+          <Alert color="yellow">{m.driversCopyTokenNow()}</Alert>
           <Code block data-testid="issued-device-token">
             {issued}
           </Code>
           <CopyButton value={issued ?? ''}>
-            {({ copied, copy }) => <Button onClick={copy}>{copied ? 'Copied' : 'Copy token'}</Button>}
+            {({ copied, copy }) => (
+              <Button onClick={copy}>{copied ? m.driversCopied() : m.driversCopyToken()}</Button>
+            )}
           </CopyButton>
         </Stack>
       </Modal>

@@ -5,16 +5,14 @@ import { OnDemand } from '../../components/on-demand';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
-import {
-  DOCUMENT_IMAGE_MAX_BYTES,
-  DOCUMENT_IMAGE_TYPES,
-  } from '@bmet/shared/constants';
+import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import { formatDateTime } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';
-import { documentStatusLabel } from '@bmet/shared/labels';
+import { documentLabel, documentStatusLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
 
 const RejectDialog = lazy(() =>
   import('./reject-document-dialog').then((m) => ({ default: m.RejectDialog })),
@@ -30,31 +28,32 @@ const STATUS_COLORS: Record<DocumentStatus, string> = {
 function Thumbnail({ driverId, document }: { driverId: string; document: DriverDocument }) {
   const image = useDocumentImage(driverId, document.key, document.hasImage ? document.uploadedAt : null);
   const [zoomed, setZoomed] = useState(false);
+  const label = documentLabel(document.key);
   if (!document.hasImage)
     return (
       <Text size="sm" c="dimmed">
-        No image
+        {m.driversNoImage()}
       </Text>
     );
-  if (image.isPending) return <Loader size="xs" aria-label={`Loading ${document.label} image`} />;
+  if (image.isPending) return <Loader size="xs" aria-label={m.driversLoadingImage({ document: label })} />;
   if (image.isError || !image.data)
     return (
       <Text size="sm" c="red">
-        Image unavailable
+        {m.driversImageUnavailable()}
       </Text>
     );
   return (
     <>
-      <UnstyledButton onClick={() => setZoomed(true)} aria-label={`Enlarge ${document.label} image`}>
+      <UnstyledButton onClick={() => setZoomed(true)} aria-label={m.driversEnlargeImage({ document: label })}>
         <img
           src={image.data}
-          alt={document.label}
+          alt={label}
           width={72}
           height={45}
           style={{ objectFit: 'cover', borderRadius: 4, display: 'block' }}
         />
       </UnstyledButton>
-      {zoomed && <ImageZoom src={image.data} label={document.label} onClose={() => setZoomed(false)} />}
+      {zoomed && <ImageZoom src={image.data} label={label} onClose={() => setZoomed(false)} />}
     </>
   );
 }
@@ -67,17 +66,17 @@ function StatusCell({ document }: { document: DriverDocument }) {
       </Badge>
       {document.reviewedBy && document.reviewedAt && (
         <Text size="xs" c="dimmed">
-          by {document.reviewedBy.name}, {formatDateTime(document.reviewedAt)}
+          {m.driversReviewedBy({ name: document.reviewedBy.name, date: formatDateTime(document.reviewedAt) })}
         </Text>
       )}
       {document.status === 'submitted' && document.uploadedAt && (
         <Text size="xs" c="dimmed">
-          uploaded {formatDateTime(document.uploadedAt)}, awaiting review
+          {m.driversUploadedAwaitingReview({ date: formatDateTime(document.uploadedAt) })}
         </Text>
       )}
       {document.rejectionReason && (
         <Text size="xs" c="red">
-          Reason: {document.rejectionReason}
+          {m.driversRejectionReason({ reason: document.rejectionReason })}
         </Text>
       )}
     </Stack>
@@ -97,21 +96,23 @@ function DocumentActions({
   const upload = useUploadDocument(driverId);
   const review = useReviewDocument(driverId);
   const mayReview = session && can(session.role, 'review', 'drivers');
+  const label = documentLabel(document.key);
 
   const onFile = (file: File | null) => {
     if (!file) return;
     if (!DOCUMENT_IMAGE_TYPES.includes(file.type as (typeof DOCUMENT_IMAGE_TYPES)[number])) {
-      showNotification({ color: 'red', message: 'Choose a JPEG or PNG image.' });
+      showNotification({ color: 'red', message: m.driversChooseImageType() });
       return;
     }
     if (file.size > DOCUMENT_IMAGE_MAX_BYTES) {
-      showNotification({ color: 'red', message: 'The image is larger than 5 MB.' });
+      showNotification({ color: 'red', message: m.driversImageOver5Mb() });
       return;
     }
     upload.mutate(
       { key: document.key, file },
       {
-        onSuccess: () => showNotification({ color: 'teal', message: `${document.label} uploaded.` }),
+        onSuccess: () =>
+          showNotification({ color: 'teal', message: m.driversDocumentUploaded({ document: label }) }),
         onError: (error) => showNotification({ color: 'red', message: error.message }),
       },
     );
@@ -129,18 +130,22 @@ function DocumentActions({
             review.mutate(
               { key: document.key, decision: { status: 'approved' } },
               {
-                onSuccess: () => showNotification({ color: 'teal', message: `${document.label} approved.` }),
+                onSuccess: () =>
+                  showNotification({
+                    color: 'teal',
+                    message: m.driversDocumentApproved({ document: label }),
+                  }),
                 onError: (error) => showNotification({ color: 'red', message: error.message }),
               },
             )
           }
         >
-          Approve
+          {m.driversApprove()}
         </Button>
       )}
       {mayReview && document.hasImage && document.status !== 'rejected' && (
         <Button size="xs" color="red" variant="light" onClick={() => onReject(document.key)}>
-          Reject
+          {m.driversReject()}
         </Button>
       )}
       <FileButton onChange={onFile} accept={DOCUMENT_IMAGE_TYPES.join(',')}>
@@ -150,9 +155,13 @@ function DocumentActions({
             size="xs"
             variant="default"
             loading={upload.isPending}
-            aria-label={`${document.hasImage ? 'Replace' : 'Upload'} ${document.label}`}
+            aria-label={
+              document.hasImage
+                ? m.driversReplaceDocument({ document: label })
+                : m.driversUploadDocument({ document: label })
+            }
           >
-            {document.hasImage ? 'Replace' : 'Upload'}
+            {document.hasImage ? m.driversReplace() : m.driversUpload()}
           </Button>
         )}
       </FileButton>
@@ -163,20 +172,23 @@ function DocumentActions({
 export function DocumentsSection({ driverId }: { driverId: string }) {
   const documents = useDocuments(driverId);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
-  if (documents.isPending) return <Loader aria-label="Loading documents" />;
+  if (documents.isPending) return <Loader aria-label={m.driversLoadingDocuments()} />;
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
   return (
     <>
-      <ListTable label="Documents" columns={['Document', 'Image', 'Status', 'Actions']}>
+      <ListTable
+        label={m.driversDocuments()}
+        columns={[m.driversDocument(), m.driversImage(), m.driversStatus(), m.driversActions()]}
+      >
         {documents.data.map((document) => (
           <tr key={document.key} role="row">
             <Cell label="">
-              <span className={listTableClasses.title}>{document.label}</span>
+              <span className={listTableClasses.title}>{documentLabel(document.key)}</span>
             </Cell>
-            <Cell label="Image">
+            <Cell label={m.driversImage()}>
               <Thumbnail driverId={driverId} document={document} />
             </Cell>
-            <Cell label="Status">
+            <Cell label={m.driversStatus()}>
               <StatusCell document={document} />
             </Cell>
             <Cell label="">

@@ -28,6 +28,7 @@ import { HistorySection } from './history-section';
 import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
 import { carTypeLabel } from '@bmet/shared/labels';
+import { stateLabel } from '../../lib/format';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
@@ -67,22 +68,22 @@ function DriverInformation({ driver }: { driver: Driver }) {
     <Grid>
       <Grid.Col span={{ base: 12, md: 5 }}>
         <Stack gap={6}>
-          <Field label="Name" value={driver.name} />
-          <Field label="Email" value={driver.email || m.noInfoDashboard()} />
-          <Field label="Phone" value={driver.phoneNumber || m.noInfoDashboard()} />
+          <Field label={m.driversName()} value={driver.name} />
+          <Field label={m.driversEmail()} value={driver.email || m.noInfoDashboard()} />
+          <Field label={m.driversPhone()} value={driver.phoneNumber || m.noInfoDashboard()} />
           <Field
-            label="State"
+            label={m.driversState()}
             value={
               driver.state ? (
-                <span style={{ textTransform: 'capitalize' }}>{driver.state}</span>
+                <span style={{ textTransform: 'capitalize' }}>{stateLabel(driver.state)}</span>
               ) : (
-                'Not assigned'
+                m.driversNotAssigned()
               )
             }
           />
-          <Field label="Franchise" value={driver.franchiseName ?? 'Not assigned'} />
+          <Field label={m.driversFranchise()} value={driver.franchiseName ?? m.driversNotAssigned()} />
           <Field
-            label="Vehicle"
+            label={m.driversVehicle()}
             value={
               [driver.carModel, driver.carType && carTypeLabel(driver.carType), driver.vehicleNumber]
                 .filter(Boolean)
@@ -92,7 +93,7 @@ function DriverInformation({ driver }: { driver: Driver }) {
           {session && can(session.role, 'assign', 'drivers') && (
             <>
               <Button size="xs" variant="light" mt="xs" w="fit-content" onClick={() => setAssigning(true)}>
-                Assign franchise and state
+                {m.driversAssignButton()}
               </Button>
               {assigning && (
                 <Suspense fallback={null}>
@@ -106,23 +107,29 @@ function DriverInformation({ driver }: { driver: Driver }) {
       <Grid.Col span={{ base: 12, md: 7 }}>
         <Stack gap={6}>
           <Suspense
-            fallback={<Box h={300} bg="gray.1" style={{ borderRadius: 8 }} aria-label="Loading the map" />}
+            fallback={
+              <Box h={300} bg="gray.1" style={{ borderRadius: 8 }} aria-label={m.driversLoadingMap()} />
+            }
           >
             <DriverMap position={position} label={driver.name} />
           </Suspense>
           <Group gap="xs" justify="space-between" wrap="wrap">
             {live.position && live.positionAt ? (
               <Text size="sm" data-testid="position-age">
-                Last position <TimeAgo iso={live.positionAt} /> ({live.position.lat.toFixed(5)},{' '}
+                {m.driversLastPosition()} <TimeAgo iso={live.positionAt} /> ({live.position.lat.toFixed(5)},{' '}
                 {live.position.long.toFixed(5)})
               </Text>
             ) : (
               <Text size="sm" c="orange" data-testid="location-unknown">
-                Location unknown: the map shows a default place until the driver app reports a position.
+                {m.driversLocationUnknown()}
               </Text>
             )}
             <Badge variant="dot" color={live.mode === 'live' ? 'teal' : 'gray'}>
-              {live.mode === 'live' ? 'Live' : live.mode === 'polling' ? 'Updating every 5 s' : 'Connecting'}
+              {live.mode === 'live'
+                ? m.driversModeLive()
+                : live.mode === 'polling'
+                  ? m.driversModePolling()
+                  : m.driversModeConnecting()}
             </Badge>
           </Group>
         </Stack>
@@ -143,7 +150,7 @@ export function DriverDashboardScreen() {
       </Group>
     </Anchor>
   );
-  if (driver.isPending) return <Loader aria-label="Loading driver" />;
+  if (driver.isPending) return <Loader aria-label={m.driversLoadingDriver()} />;
   if (driver.isError) {
     return (
       <Stack>
@@ -168,19 +175,19 @@ export function DriverDashboardScreen() {
           )
         }
       >
-        <Section title="Driver information">
+        <Section title={m.driversSectionInformation()}>
           <DriverInformation driver={d} />
         </Section>
-        <Section title="Document details">
+        <Section title={m.driversSectionDocuments()}>
           <DocumentsSection driverId={d.id} />
         </Section>
-        <Section title="Booking history">
+        <Section title={m.driversSectionBookings()}>
           <HistorySection driverId={d.id} />
         </Section>
-        <Section title="Rating details">
+        <Section title={m.driversSectionRatings()}>
           <RatingsSection driverId={d.id} />
         </Section>
-        <Section title="Driver app devices">
+        <Section title={m.driversSectionDevices()}>
           <Suspense fallback={null}>
             <DevicesSection driverId={d.id} />
           </Suspense>

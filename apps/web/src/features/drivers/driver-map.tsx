@@ -2,7 +2,8 @@ import 'leaflet/dist/leaflet.css';
 import './driver-map.css';
 import L from 'leaflet';
 import { useEffect } from 'react';
-import { MapContainer, Marker, TileLayer, useMap } from 'react-leaflet';
+import { MapContainer, Marker, TileLayer, useMap, ZoomControl } from 'react-leaflet';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { Position } from '@bmet/shared/schemas/driver';
 import { useSettings } from '../../lib/settings';
 
@@ -33,8 +34,11 @@ export function DriverMap({ position, label }: { position: Position; label: stri
       // Leaflet's panes and controls use z-indexes up to 1000; isolate them so dialogs stay on top.
       style={{ height: 300, width: '100%', borderRadius: 8, isolation: 'isolate' }}
       scrollWheelZoom={false}
-      aria-label={`Map of ${label}`}
+      aria-label={m.driversMapOf({ name: label })}
+      // Leaflet's own zoom buttons are titled in English; this one is titled in the current language.
+      zoomControl={false}
     >
+      <ZoomControl zoomInTitle={m.driversZoomIn()} zoomOutTitle={m.driversZoomOut()} />
       {settings && <TileLayer url={settings.mapTileUrl} attribution={settings.mapAttribution} />}
       <Marker position={[position.lat, position.long]} icon={taxiIcon} alt={label} title={label} />
       <FollowPosition position={position} />

@@ -39,12 +39,12 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
         onClick={() =>
           restore.mutate(driver.id, {
             onSuccess: () =>
-              showNotification({ color: 'teal', message: `${driver.name} is back in the driver list.` }),
+              showNotification({ color: 'teal', message: m.driversRestored({ name: driver.name }) }),
             onError: (error) => showNotification({ color: 'red', message: error.message }),
           })
         }
       >
-        Restore
+        {m.driversRestore()}
       </RowButton>
     );
   }
@@ -57,7 +57,8 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
             loading={remove.isPending}
             onClick={() =>
               remove.mutate(driver.id, {
-                onSuccess: () => showNotification({ color: 'teal', message: `${driver.name} was deleted.` }),
+                onSuccess: () =>
+                  showNotification({ color: 'teal', message: m.driversDeleted({ name: driver.name }) }),
                 onError: (error) => {
                   setConfirming(false);
                   showNotification({ color: 'red', message: error.message });
@@ -65,11 +66,11 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
               })
             }
           >
-            Confirm
+            {m.driversConfirm()}
           </RowButton>
           {/* The confirmation takes the focus on its safe choice (the Delete button is gone). */}
           <RowButton variant="default" autoFocus onClick={cancel}>
-            Cancel
+            {m.driversCancel()}
           </RowButton>
         </>
       ) : (
@@ -78,7 +79,7 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
         </RowButton>
       )}
       <RowButton variant="default" onClick={() => navigate(`/drivers/${driver.id}`)}>
-        More
+        {m.driversMore()}
       </RowButton>
     </div>
   );
@@ -107,8 +108,8 @@ export function DriversScreen() {
     <Page title={m.driverList()}>
       <Group justify="space-between" align="end" wrap="wrap">
         <SearchInput
-          label="Search drivers"
-          placeholder="Search by name, email, phone or vehicle number"
+          label={m.driversSearchLabel()}
+          placeholder={m.driversSearchPlaceholder()}
           value={search}
           onChange={setSearch}
           width={420}
@@ -118,38 +119,44 @@ export function DriversScreen() {
             value={view}
             onChange={(value) => setView(value as 'active' | 'deleted')}
             data={[
-              { value: 'active', label: 'Active drivers' },
-              { value: 'deleted', label: 'Deleted drivers' },
+              { value: 'active', label: m.driversViewActive() },
+              { value: 'deleted', label: m.driversViewDeleted() },
             ]}
           />
         )}
       </Group>
       {list.isPending ? (
-        <ListLoader label="Loading drivers" />
+        <ListLoader label={m.driversLoadingList()} />
       ) : (
         <>
           <ListSummary
             shown={drivers.length}
             total={total}
             totalCapped={totalCapped}
-            noun="drivers"
-            countedAs={deletedView ? 'deleted drivers' : 'drivers'}
+            noun={m.driversNoun()}
+            countedAs={deletedView ? m.driversCountedDeleted() : m.driversNoun()}
             query={q}
-            empty={deletedView ? 'No deleted drivers.' : 'No drivers yet.'}
+            empty={deletedView ? m.driversEmptyDeleted() : m.driversEmpty()}
           />
           {drivers.length > 0 && (
             <ListTable
               label={m.driverList()}
-              columns={['Name', 'Email', 'Phone Number', 'Country', 'Actions']}
+              columns={[
+                m.driversName(),
+                m.driversEmail(),
+                m.driversPhoneNumber(),
+                m.driversCountry(),
+                m.driversActions(),
+              ]}
             >
               {drivers.map((driver) => (
                 <tr key={driver.id} role="row">
                   <Cell label="">
                     <span className={listTableClasses.title}>{driver.name}</span>
                   </Cell>
-                  <Cell label="Email">{driver.email || m.noInfo()}</Cell>
-                  <Cell label="Phone Number">{driver.phoneNumber || m.noInfo()}</Cell>
-                  <Cell label="Country">{driver.country || DEFAULT_COUNTRY}</Cell>
+                  <Cell label={m.driversEmail()}>{driver.email || m.noInfo()}</Cell>
+                  <Cell label={m.driversPhoneNumber()}>{driver.phoneNumber || m.noInfo()}</Cell>
+                  <Cell label={m.driversCountry()}>{driver.country || DEFAULT_COUNTRY}</Cell>
                   <Cell label="">
                     <RowActions driver={driver} deletedView={deletedView} />
                   </Cell>
@@ -157,7 +164,7 @@ export function DriversScreen() {
               ))}
             </ListTable>
           )}
-          <LoadMoreButton query={list}>Load more drivers</LoadMoreButton>
+          <LoadMoreButton query={list}>{m.driversLoadMore()}</LoadMoreButton>
         </>
       )}
     </Page>

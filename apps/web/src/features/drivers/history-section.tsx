@@ -19,29 +19,29 @@ export function HistorySection({ driverId }: { driverId: string }) {
   return (
     <>
       <ListTable
-        label="Booking history"
+        label={m.driversSectionBookings()}
         columns={[
-          'Customer Name',
-          'Pickup Location',
-          'Destination Location',
-          'Distance (km)',
-          'Price',
-          'Date and Time',
+          m.driversCustomerName(),
+          m.driversPickupLocation(),
+          m.driversDestinationLocation(),
+          m.driversDistanceKm(),
+          m.driversPrice(),
+          m.driversDateAndTime(),
         ]}
       >
         {entries.map((entry) => (
           <tr key={entry.id} role="row">
-            <Cell label="Customer Name">{dash(entry.customerName)}</Cell>
-            <Cell label="Pickup Location">{dash(entry.pickUpLocation)}</Cell>
-            <Cell label="Destination Location">{dash(entry.destinationLocation)}</Cell>
-            <Cell label="Distance (km)">{dash(entry.distance)}</Cell>
-            <Cell label="Price">{rupees(entry.price)}</Cell>
-            <Cell label="Date and Time">{formatDateTime(entry.dateTime)}</Cell>
+            <Cell label={m.driversCustomerName()}>{dash(entry.customerName)}</Cell>
+            <Cell label={m.driversPickupLocation()}>{dash(entry.pickUpLocation)}</Cell>
+            <Cell label={m.driversDestinationLocation()}>{dash(entry.destinationLocation)}</Cell>
+            <Cell label={m.driversDistanceKm()}>{dash(entry.distance)}</Cell>
+            <Cell label={m.driversPrice()}>{rupees(entry.price)}</Cell>
+            <Cell label={m.driversDateAndTime()}>{formatDateTime(entry.dateTime)}</Cell>
           </tr>
         ))}
       </ListTable>
       <LoadMoreButton query={history} size="xs">
-        Load more bookings
+        {m.driversLoadMoreBookings()}
       </LoadMoreButton>
     </>
   );

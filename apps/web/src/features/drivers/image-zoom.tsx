@@ -1,6 +1,7 @@
 import { CloseButton } from '@mantine/core';
 import { useFocusTrap } from '@mantine/hooks';
 import { useEffect } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /**
  * The spec's full-screen zoom overlay: a click anywhere (or Escape, or its Close button) closes
@@ -23,7 +24,7 @@ export function ImageZoom({ src, label, onClose }: { src: string; label: string;
       ref={trap}
       role="dialog"
       aria-modal="true"
-      aria-label={`${label} image, enlarged`}
+      aria-label={m.driversImageEnlarged({ document: label })}
       data-testid="image-zoom-overlay"
       onClick={onClose}
       style={{
@@ -40,7 +41,7 @@ export function ImageZoom({ src, label, onClose }: { src: string; label: string;
     >
       <CloseButton
         data-autofocus
-        aria-label="Close"
+        aria-label={m.close()}
         size="lg"
         variant="filled"
         color="dark"

@@ -1,4 +1,5 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
+import { m } from '@bmet/shared/paraglide/messages';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { StarRating } from '../../components/star-rating';
 import { useRatings } from './api';
@@ -6,7 +7,7 @@ import { useRatings } from './api';
 /** The driver's ratings: average and count, then each entry ('Not rated' where none was given). */
 export function RatingsSection({ driverId }: { driverId: string }) {
   const ratings = useRatings(driverId);
-  if (ratings.isPending) return <Text c="dimmed">Loading ratings...</Text>;
+  if (ratings.isPending) return <Text c="dimmed">{m.driversLoadingRatings()}</Text>;
   if (ratings.isError) return <Text c="red">{ratings.error.message}</Text>;
   const summary = ratings.data.pages[0]!.summary;
   const entries = ratings.data.pages.flatMap((page) => page.data);
@@ -16,17 +17,17 @@ export function RatingsSection({ driverId }: { driverId: string }) {
         <StarRating value={summary.average} size={20} />
         <Text fw={600}>
           {summary.average === null
-            ? 'No ratings yet'
-            : `${summary.average.toFixed(1)} average from ${summary.count} rating${summary.count === 1 ? '' : 's'}`}
+            ? m.driversNoRatings()
+            : m.driversRatingSummary({ average: summary.average.toFixed(1), count: summary.count })}
         </Text>
       </Group>
       {entries.length === 0 ? (
-        <Text c="dimmed">No rating details available.</Text>
+        <Text c="dimmed">{m.driversNoRatingDetails()}</Text>
       ) : (
         entries.map((entry) => (
           <Paper key={entry.id} withBorder p="sm">
             <Group justify="space-between" wrap="wrap">
-              <Text fw={500}>{entry.customerName || 'Customer'}</Text>
+              <Text fw={500}>{entry.customerName || m.driversCustomer()}</Text>
               <StarRating value={entry.rating} />
             </Group>
             {entry.description && (
@@ -38,7 +39,7 @@ export function RatingsSection({ driverId }: { driverId: string }) {
         ))
       )}
       <LoadMoreButton query={ratings} size="xs">
-        Load more ratings
+        {m.driversLoadMoreRatings()}
       </LoadMoreButton>
     </Stack>
   );

@@ -1,5 +1,7 @@
 import { Button, Group, Modal, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
+import { documentLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import { showNotification } from '../../lib/notify';
 import { useReviewDocument } from './api';
@@ -22,7 +24,10 @@ export function RejectDialog({
       { key: document.key, decision: { status: 'rejected', reason } },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: `${document.label} rejected.` });
+          showNotification({
+            color: 'teal',
+            message: m.driversDocumentRejected({ document: documentLabel(document.key) }),
+          });
           setReason('');
           onClose();
         },
@@ -33,13 +38,13 @@ export function RejectDialog({
     <Modal
       opened={document !== null}
       onClose={onClose}
-      title={`Reject ${document?.label ?? ''}`}
-      closeButtonProps={{ 'aria-label': 'Close' }}
+      title={m.driversRejectTitle({ document: document ? documentLabel(document.key) : '' })}
+      closeButtonProps={{ 'aria-label': m.close() }}
     >
       <Stack>
         <Textarea
-          label="Reason"
-          description="The driver sees this reason and uploads a new image."
+          label={m.driversReason()}
+          description={m.driversReasonDescription()}
           value={reason}
           onChange={(event) => setReason(event.currentTarget.value)}
           error={review.error?.message}
@@ -49,10 +54,10 @@ export function RejectDialog({
         />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
-            Cancel
+            {m.driversCancel()}
           </Button>
           <Button color="red" onClick={submit} loading={review.isPending}>
-            Reject document
+            {m.driversRejectDocument()}
           </Button>
         </Group>
       </Stack>

@@ -53,8 +53,8 @@ export function CreateFranchiseScreen() {
       <AccountForm values={form} onChange={set} onSubmit={submit}>
         {isDealer ? (
           <NativeSelect
-            label="State"
-            description="Your franchises work in your own state."
+            label={m.franchisesState()}
+            description={m.franchisesOwnState()}
             value={state ?? ''}
             disabled
             data={state ? [{ value: state, label: stateLabel(state) }] : [{ value: '', label: '...' }]}
@@ -62,7 +62,7 @@ export function CreateFranchiseScreen() {
         ) : (
           <>
             <NativeSelect
-              label="State"
+              label={m.franchisesState()}
               value={chosenState}
               onChange={(e) => {
                 setChosenState(e.currentTarget.value as State);
@@ -71,14 +71,14 @@ export function CreateFranchiseScreen() {
               data={STATES.map((s) => ({ value: s, label: stateLabel(s) }))}
             />
             <NativeSelect
-              label="City Dealer"
-              description="Optional: the city dealer of this state the franchise works under."
+              label={m.franchisesCityDealer()}
+              description={m.franchisesCityDealerDescription()}
               value={dealerId}
               onChange={(e) => setDealerId(e.currentTarget.value)}
               data={[
                 {
                   value: '',
-                  label: dealers.isPending ? 'Loading city dealers...' : 'No city dealer',
+                  label: dealers.isPending ? m.franchisesLoadingDealers() : m.franchisesNoCityDealer(),
                 },
                 ...(dealers.data ?? []).map((dealer) => ({
                   value: dealer.id,

@@ -2,6 +2,7 @@ import { NativeSelect } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import type { State } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Franchise, UpdateFranchiseBody } from '@bmet/shared/schemas/account';
 import { AccountEditForm } from '../../components/account-edit-form';
@@ -21,11 +22,11 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
 
   // A dealer it works under stays listed even when disabled since.
   const dealerOptions = [
-    { value: '', label: 'No city dealer' },
+    { value: '', label: m.franchisesNoCityDealer() },
     ...(franchise.dealerId &&
     state === franchise.state &&
     !dealers.data?.some((d) => d.id === franchise.dealerId)
-      ? [{ value: franchise.dealerId, label: franchise.dealerName ?? 'Current city dealer' }]
+      ? [{ value: franchise.dealerId, label: franchise.dealerName ?? m.franchisesCurrentCityDealer() }]
       : []),
     ...(dealers.data ?? []).map((dealer) => ({ value: dealer.id, label: dealer.name || dealer.email })),
   ];
@@ -38,7 +39,7 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
       { id: franchise.id, changes },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: 'The franchise has been saved.' });
+          showNotification({ color: 'teal', message: m.franchisesSaved() });
           onDone();
         },
         onError: (error) => showNotification({ color: 'red', message: error.message }),
@@ -56,14 +57,14 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
         setDealerId('');
       }}
       stateDisabled={!isAdmin}
-      stateDescription={isAdmin ? undefined : 'Your franchises work in your own state.'}
+      stateDescription={isAdmin ? undefined : m.franchisesOwnState()}
       saving={update.isPending}
       onSave={save}
       onCancel={onDone}
     >
       {isAdmin && (
         <NativeSelect
-          label="City Dealer"
+          label={m.franchisesCityDealer()}
           value={dealerId}
           onChange={(e) => setDealerId(e.currentTarget.value)}
           data={dealerOptions}
@@ -87,8 +88,10 @@ export function FranchisePopup({ franchise, onClose }: { franchise: Franchise | 
       onClose={onClose}
       details={(current) => (
         <>
-          <AccountField label="City Dealer">{current.dealerName ?? 'None'}</AccountField>
-          <AccountField label="Drivers">{current.driverCount}</AccountField>
+          <AccountField label={m.franchisesCityDealer()}>
+            {current.dealerName ?? m.franchisesNone()}
+          </AccountField>
+          <AccountField label={m.franchisesDrivers()}>{current.driverCount}</AccountField>
         </>
       )}
       editForm={(current, done) => <EditForm franchise={current} onDone={done} />}

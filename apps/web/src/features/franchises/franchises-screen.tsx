@@ -1,4 +1,5 @@
 import { lazy, useState } from 'react';
+import { m } from '@bmet/shared/paraglide/messages';
 import { AccountList } from '../../components/account-list';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -22,10 +23,10 @@ export function FranchisesScreen() {
   const selected = franchises.find((franchise) => franchise.id === selectedId) ?? null;
 
   return (
-    <Page title="Franchises">
+    <Page title={m.franchisesTitle()}>
       <SearchInput
-        label="Search franchises"
-        placeholder="Search by name or email"
+        label={m.franchisesSearchLabel()}
+        placeholder={m.franchisesSearchPlaceholder()}
         value={search}
         onChange={setSearch}
         width={380}
@@ -35,7 +36,7 @@ export function FranchisesScreen() {
         accounts={franchises}
         total={total}
         totalCapped={totalCapped}
-        noun="franchises"
+        noun={m.franchisesNoun()}
         query={q}
         onOpen={(franchise) => setSelectedId(franchise.id)}
       />

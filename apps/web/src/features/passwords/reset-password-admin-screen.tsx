@@ -19,8 +19,6 @@ import { can } from '@bmet/shared/permissions';
 import { useSession } from '../../lib/session-context';
 import { useAdminEmails, useSendResetLink } from './api';
 
-const TITLE = 'Reset Admin Password';
-
 /**
  * The spec's admin password reset. A signed-in admin chooses from the admins' emails ('Select
  * Email:'); anyone else types an email, and is never shown the list of admins.
@@ -33,7 +31,7 @@ export function ResetPasswordAdminScreen() {
   const [email, setEmail] = useState('');
 
   useEffect(() => {
-    document.title = `${TITLE} · Book-My-ETaxi`;
+    document.title = `${m.passwordsResetAdminTitle()} · Book-My-ETaxi`;
   }, []);
 
   const submit = (event: FormEvent) => {
@@ -59,13 +57,13 @@ export function ResetPasswordAdminScreen() {
         <form onSubmit={submit} noValidate>
           <Stack gap="sm">
             <Title order={2} size="h3">
-              {TITLE}
+              {m.passwordsResetAdminTitle()}
             </Title>
             {listsAdmins ? (
               admins.isPending ? (
                 <Group gap="xs" role="status">
                   <Loader size="xs" />
-                  <Text size="sm">Loading admin emails...</Text>
+                  <Text size="sm">{m.passwordsLoadingAdminEmails()}</Text>
                 </Group>
               ) : admins.isError ? (
                 <Text c="red" role="alert">
@@ -77,7 +75,7 @@ export function ResetPasswordAdminScreen() {
                   value={email}
                   onChange={(e) => setEmail(e.currentTarget.value)}
                   data={[
-                    { value: '', label: 'Choose an admin', disabled: true },
+                    { value: '', label: m.passwordsChooseAdmin(), disabled: true },
                     ...admins.data.map((address) => ({ value: address, label: address })),
                   ]}
                 />
@@ -85,11 +83,10 @@ export function ResetPasswordAdminScreen() {
             ) : (
               <>
                 <Text size="sm" c="dimmed">
-                  Type the email of your account: if it belongs to an account, a link to choose a new password
-                  is mailed to it. The link works once, for 30 minutes.
+                  {m.passwordsResetExplanation()}
                 </Text>
                 <TextInput
-                  label="Email"
+                  label={m.commonEmail()}
                   type="email"
                   autoComplete="username"
                   value={email}
@@ -101,7 +98,7 @@ export function ResetPasswordAdminScreen() {
               {m.sendResetLink()}
             </Button>
             <Anchor component={Link} to={session ? '/welcome' : '/admin'} size="sm" ta="center">
-              {session ? 'Back to Welcome' : 'Back to sign in'}
+              {session ? m.commonBackToWelcome() : m.commonBackToSignIn()}
             </Anchor>
           </Stack>
         </form>

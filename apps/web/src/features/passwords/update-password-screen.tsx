@@ -41,15 +41,15 @@ export function UpdatePasswordScreen() {
               </Alert>
             )}
             <TextInput
-              label="Email"
+              label={m.commonEmail()}
               type="email"
               value={email}
               onChange={(e) => setEmail(e.currentTarget.value)}
               autoComplete="off"
             />
             <PasswordInput
-              label="New Password"
-              description={`At least ${PASSWORD_MIN_LENGTH} characters; common passwords are refused.`}
+              label={m.passwordsNewPassword()}
+              description={m.commonPasswordRule({ min: PASSWORD_MIN_LENGTH })}
               value={newPassword}
               onChange={(e) => setNewPassword(e.currentTarget.value)}
               autoComplete="new-password"

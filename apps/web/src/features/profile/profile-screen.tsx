@@ -16,7 +16,7 @@ export function ProfileScreen() {
 
   if (user.isError) {
     return (
-      <Page title="Profile">
+      <Page title={m.profileTitle()}>
         <Alert color="red" role="alert">
           {user.error.message}
         </Alert>
@@ -25,7 +25,7 @@ export function ProfileScreen() {
   }
   if (!user.data) {
     return (
-      <Page title="Profile">
+      <Page title={m.profileTitle()}>
         <Text role="status">{m.loading()}</Text>
       </Page>
     );
@@ -42,7 +42,7 @@ export function ProfileScreen() {
       { displayName },
       {
         onSuccess: () => {
-          showNotification({ color: 'teal', message: 'Your display name has been saved.' });
+          showNotification({ color: 'teal', message: m.profileSaved() });
           setEditing(false);
         },
         onError: (error) => showNotification({ color: 'red', message: error.message }),
@@ -51,13 +51,13 @@ export function ProfileScreen() {
   };
 
   return (
-    <Page title="Profile">
+    <Page title={m.profileTitle()}>
       <Paper withBorder p="lg" maw={480} w="100%">
         {editing ? (
           <form onSubmit={save} noValidate>
             <Stack gap="sm">
               <TextInput
-                label="Display name"
+                label={m.profileDisplayName()}
                 value={displayName}
                 maxLength={ACCOUNT_NAME_MAX_LENGTH}
                 onChange={(e) => setDisplayName(e.currentTarget.value)}
@@ -65,16 +65,16 @@ export function ProfileScreen() {
               />
               <div>
                 <Text size="xs" c="dimmed">
-                  Email
+                  {m.commonEmail()}
                 </Text>
                 <Text size="sm">{current.email}</Text>
               </div>
               <Group justify="flex-end">
                 <Button variant="default" onClick={() => setEditing(false)}>
-                  Cancel
+                  {m.commonCancel()}
                 </Button>
                 <Button type="submit" loading={update.isPending}>
-                  Save
+                  {m.commonSave()}
                 </Button>
               </Group>
             </Stack>
@@ -83,13 +83,13 @@ export function ProfileScreen() {
           <Stack gap="sm">
             <div>
               <Text size="xs" c="dimmed">
-                Display name
+                {m.profileDisplayName()}
               </Text>
               <Text size="sm">{current.displayName || '-'}</Text>
             </div>
             <div>
               <Text size="xs" c="dimmed">
-                Email
+                {m.commonEmail()}
               </Text>
               <Text size="sm">{current.email}</Text>
             </div>
@@ -101,7 +101,7 @@ export function ProfileScreen() {
                   setEditing(true);
                 }}
               >
-                Edit
+                {m.commonEdit()}
               </Button>
             </Group>
           </Stack>

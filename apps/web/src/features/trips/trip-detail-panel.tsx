@@ -47,10 +47,10 @@ function FeedbackForm({ tripId }: { tripId: string }) {
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label="Trip feedback">
+    <form onSubmit={onSubmit} noValidate aria-label={m.tripsFeedbackForm()}>
       <Stack gap="xs">
         <Textarea
-          label="Feedback"
+          label={m.tripsFeedback()}
           value={feedback}
           onChange={(e) => setFeedback(e.currentTarget.value)}
           autosize
@@ -59,7 +59,7 @@ function FeedbackForm({ tripId }: { tripId: string }) {
         />
         <Group gap="xs">
           <Text size="sm" fw={500} id="trip-rating-label">
-            Rating
+            {m.tripsRating()}
           </Text>
           <Rating value={rating} onChange={setRating} aria-labelledby="trip-rating-label" />
         </Group>
@@ -70,12 +70,12 @@ function FeedbackForm({ tripId }: { tripId: string }) {
         )}
         {submit.isSuccess && !problem && (
           <Text size="sm" c="teal" role="status">
-            Thank you: your feedback was saved.
+            {m.tripsFeedbackSaved()}
           </Text>
         )}
         <Group>
           <Button type="submit" loading={submit.isPending}>
-            Submit
+            {m.tripsSubmit()}
           </Button>
         </Group>
       </Stack>
@@ -87,12 +87,12 @@ function FeedbackForm({ tripId }: { tripId: string }) {
 export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: () => void }) {
   const trip = useTrip(tripId);
   return (
-    <Paper withBorder p="md" shadow="sm" component="section" aria-label="Trip details">
-      {trip.isPending && <Loader aria-label="Loading trip" />}
+    <Paper withBorder p="md" shadow="sm" component="section" aria-label={m.tripsDetails()}>
+      {trip.isPending && <Loader aria-label={m.tripsLoadingTrip()} />}
       {trip.isError && (
         <Group justify="space-between">
           <Text c="red">{trip.error.message}</Text>
-          <CloseButton aria-label="Close" onClick={onClose} />
+          <CloseButton aria-label={m.close()} onClick={onClose} />
         </Group>
       )}
       {trip.data && (
@@ -106,7 +106,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                       {trip.data.title}
                     </Title>
                     <Button size="xs" variant="default" onClick={onClose}>
-                      Close
+                      {m.close()}
                     </Button>
                   </Group>
                 </Table.Th>
@@ -114,14 +114,14 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
             </Table.Thead>
             <Table.Tbody>
               {[
-                ['Body', show(trip.data.body)],
-                ['Pick-up Location', show(trip.data['pick-up'].location)],
-                ['Destination Location', show(trip.data.destination.location)],
-                ['Driver Assigned', trip.data.driver ? 'Yes' : 'No'],
-                ['Driver Name', show(trip.data.driver_info?.name)],
-                ['Driver Phone Number', show(trip.data.driver_info?.phoneNumber)],
+                [m.tripsBody(), show(trip.data.body)],
+                [m.tripsPickUpLocation(), show(trip.data['pick-up'].location)],
+                [m.tripsDestinationLocation(), show(trip.data.destination.location)],
+                [m.tripsDriverAssigned(), trip.data.driver ? m.tripsYes() : m.tripsNo()],
+                [m.tripsDriverName(), show(trip.data.driver_info?.name)],
+                [m.tripsDriverPhoneNumber(), show(trip.data.driver_info?.phoneNumber)],
                 [
-                  'Driver Rating',
+                  m.tripsDriverRating(),
                   trip.data.driver_info?.rating != null ? (
                     <Group gap="xs">
                       <StarRating value={trip.data.driver_info.rating} />{' '}
@@ -131,9 +131,9 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                     '-'
                   ),
                 ],
-                ['Vehicle Type', show(trip.data.driver_info?.Car)],
-                ['Driver Vehicle Number', show(trip.data.driver_info?.vehicleNumber)],
-                ['Trip Phone Number', show(trip.data.phoneNumber)],
+                [m.tripsVehicleType(), show(trip.data.driver_info?.Car)],
+                [m.tripsDriverVehicleNumber(), show(trip.data.driver_info?.vehicleNumber)],
+                [m.tripsTripPhoneNumber(), show(trip.data.phoneNumber)],
               ].map(([label, value]) => (
                 <Table.Tr key={String(label)}>
                   <Table.Th w={190} fw={500}>
@@ -146,9 +146,9 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
           </Table>
           <FeedbackForm tripId={tripId} />
           {trip.data.feedback.length > 0 && (
-            <Stack gap="xs" aria-label="Saved feedback">
+            <Stack gap="xs" aria-label={m.tripsSavedFeedback()}>
               <Text fw={600} size="sm">
-                Saved feedback
+                {m.tripsSavedFeedback()}
               </Text>
               {trip.data.feedback.map((entry) => (
                 <Paper key={entry.id} withBorder p="xs">
@@ -183,7 +183,7 @@ export function TripDetailDrawer({ tripId, onClose }: { tripId: string | undefin
       size="lg"
       withCloseButton={false}
       padding={0}
-      aria-label="Trip details"
+      aria-label={m.tripsDetails()}
     >
       {tripId && <TripDetailPanel tripId={tripId} onClose={onClose} />}
     </Drawer>

@@ -32,8 +32,15 @@ const STATUS_COLORS: Record<TripStatus, TagColor> = {
   completed: 'teal',
   cancelled: 'red',
 };
-const ANY = { value: '', label: 'Any' };
-const label = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
+const STATUS_LABELS: Record<TripStatus, () => string> = {
+  requested: m.tripsStatusRequested,
+  assigned: m.tripsStatusAssigned,
+  started: m.tripsStatusStarted,
+  completed: m.tripsStatusCompleted,
+  cancelled: m.tripsStatusCancelled,
+};
+const label = (status: TripStatus) => STATUS_LABELS[status]();
+const any = () => ({ value: '', label: m.tripsFilterAny() });
 
 function Badges({ trip, first }: { trip: Trip; first: boolean }) {
   if (first)
@@ -45,8 +52,8 @@ function Badges({ trip, first }: { trip: Trip; first: boolean }) {
   if (!trip.paid && !trip.completed) return null;
   return (
     <span className={listTableClasses.cellGroup}>
-      {trip.paid && <Tag color="green">Paid</Tag>}
-      {trip.completed && <Tag color="teal">Completed</Tag>}
+      {trip.paid && <Tag color="green">{m.tripsPaid()}</Tag>}
+      {trip.completed && <Tag color="teal">{m.tripsStatusCompleted()}</Tag>}
     </span>
   );
 }
@@ -87,7 +94,13 @@ export function TripsScreen() {
   const table = (
     <ListTable
       label={m.listOfTrips()}
-      columns={['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions']}
+      columns={[
+        m.tripsColumnTitle(),
+        m.tripsPickUpLocation(),
+        m.tripsDestinationLocation(),
+        m.tripsStatus(),
+        m.tripsColumnActions(),
+      ]}
     >
       {trips.map((trip, index) => (
         <tr key={trip.id} role="row" data-selected={trip.id === tripId || undefined}>
@@ -95,15 +108,15 @@ export function TripsScreen() {
             <div className={listTableClasses.title}>{trip.title}</div>
             <Badges trip={trip} first={index === 0} />
           </Cell>
-          <Cell label="Pick-up Location">{trip['pick-up'].location ?? '-'}</Cell>
-          <Cell label="Destination Location">{trip.destination.location ?? '-'}</Cell>
-          <Cell label="Status">
+          <Cell label={m.tripsPickUpLocation()}>{trip['pick-up'].location ?? '-'}</Cell>
+          <Cell label={m.tripsDestinationLocation()}>{trip.destination.location ?? '-'}</Cell>
+          <Cell label={m.tripsStatus()}>
             <Tag color={STATUS_COLORS[trip.status]} variant="outline">
               {label(trip.status)}
             </Tag>
           </Cell>
           <Cell label="">
-            <RowButton onClick={() => navigate(`/trips/${trip.id}`)}>View Details</RowButton>
+            <RowButton onClick={() => navigate(`/trips/${trip.id}`)}>{m.tripsViewDetails()}</RowButton>
           </Cell>
         </tr>
       ))}
@@ -114,7 +127,7 @@ export function TripsScreen() {
     <Page title={m.listOfTrips()}>
       <Group align="end" gap="sm" wrap="wrap">
         <SearchInput
-          label="Search trips by title"
+          label={m.tripsSearchLabel()}
           placeholder={m.searchTrips()}
           value={search}
           onChange={setSearch}
@@ -123,37 +136,41 @@ export function TripsScreen() {
         <Filters active={[status, paid, carType, from, to].filter(Boolean).length}>
           {/* Native selects: the phone's own picker, and no dropdown code to load. */}
           <NativeSelect
-            label="Status"
+            label={m.tripsStatus()}
             value={status ?? ''}
             onChange={(e) => setStatus(e.currentTarget.value || null)}
-            data={[ANY, ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
+            data={[any(), ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
             w={140}
           />
           <NativeSelect
-            label="Payment"
+            label={m.tripsFilterPayment()}
             value={paid ?? ''}
             onChange={(e) => setPaid(e.currentTarget.value || null)}
-            data={[ANY, { value: 'paid', label: 'Paid' }, { value: 'unpaid', label: 'Unpaid' }]}
+            data={[
+              any(),
+              { value: 'paid', label: m.tripsPaid() },
+              { value: 'unpaid', label: m.tripsUnpaid() },
+            ]}
             w={120}
           />
           <NativeSelect
-            label="Car type"
+            label={m.tripsFilterCarType()}
             value={carType ?? ''}
             onChange={(e) => setCarType(e.currentTarget.value || null)}
-            data={[ANY, ...CAR_TYPES.map((c) => ({ value: c, label: carTypeLabel(c) }))]}
+            data={[any(), ...CAR_TYPES.map((c) => ({ value: c, label: carTypeLabel(c) }))]}
             w={140}
           />
-          <DateField label="From" value={from} onChange={setFrom} w={150} />
-          <DateField label="To" value={to} onChange={setTo} w={150} />
+          <DateField label={m.tripsFilterFrom()} value={from} onChange={setFrom} w={150} />
+          <DateField label={m.tripsFilterTo()} value={to} onChange={setTo} w={150} />
         </Filters>
       </Group>
       {list.isPending ? (
-        <ListLoader label="Loading trips" />
+        <ListLoader label={m.tripsLoading()} />
       ) : (
         <>
-          {trips.length === 0 ? <Text c="dimmed">No trips match.</Text> : table}
+          {trips.length === 0 ? <Text c="dimmed">{m.tripsNoneMatch()}</Text> : table}
           <LoadMoreButton query={list} mt="sm">
-            Load more trips
+            {m.tripsLoadMore()}
           </LoadMoreButton>
         </>
       )}

@@ -14,12 +14,12 @@ export function WelcomeScreen() {
   const [animationDone, setAnimationDone] = useState(false);
 
   useEffect(() => {
-    document.title = 'Welcome · Book-My-ETaxi';
+    document.title = `${m.welcomeTitle()} · Book-My-ETaxi`;
     const timer = setTimeout(() => setAnimationDone(true), WELCOME_ANIMATION_MS);
     return () => clearTimeout(timer);
   }, []);
 
-  if (isPending) return <Loader aria-label="Loading" />;
+  if (isPending) return <Loader aria-label={m.commonLoading()} />;
   const name = user?.displayName || user?.email || '';
   const role = session?.role;
 
@@ -34,19 +34,19 @@ export function WelcomeScreen() {
           {(styles) => (
             <Group style={styles} gap="sm" data-testid="welcome-shortcuts">
               <Button component={Link} to="/drivers" variant="white">
-                Drivers
+                {m.navDrivers()}
               </Button>
               <Button component={Link} to="/trips" variant="white">
-                Trips
+                {m.navTrips()}
               </Button>
               {role && can(role, 'list', 'franchises') && (
                 <Button component={Link} to="/displayFranchise" variant="white">
-                  Franchises
+                  {m.navFranchises()}
                 </Button>
               )}
               {role && can(role, 'list', 'customers') && (
                 <Button component={Link} to="/customers" variant="white">
-                  Customers
+                  {m.navCustomers()}
                 </Button>
               )}
             </Group>
