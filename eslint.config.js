@@ -1,4 +1,5 @@
 import js from '@eslint/js';
+import i18next from 'eslint-plugin-i18next';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -42,6 +43,38 @@ export default tseslint.config(
               message: 'Features are bounded: move shared code to lib/ or components/.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Every text a user sees comes from the catalogues (packages/shared/messages): a literal in JSX
+    // text or in a named attribute would stay English on a Hindi screen.
+    files: ['apps/web/src/**/*.tsx'],
+    ignores: ['**/*.test.tsx'],
+    plugins: { i18next },
+    rules: {
+      'i18next/no-literal-string': [
+        'error',
+        {
+          mode: 'jsx-only',
+          'jsx-attributes': {
+            include: [
+              '^(aria-label|aria-description|title|placeholder|label|description|alt|error|message)$',
+            ],
+          },
+          // Punctuation, symbols, e-mail addresses, the date format and the product's name read
+          // the same in every language.
+          words: {
+            exclude: [
+              '^[0-9!-/:-@[-`{-~\\s·…—–×₹“”]+$',
+              '^[\\w.+-]+@[\\w.-]+$',
+              '^DD/MM/YYYY$',
+              '^Book-My-ETaxi$',
+            ],
+          },
+          callees: { exclude: ['can', 'navigate', 'useNavigate', 'startsWith', 'includes'] },
+          message: 'Put this text in the catalogues (packages/shared/messages) and use m.<key>()',
         },
       ],
     },

@@ -45,7 +45,10 @@ const apiPort = process.env.API_PORT ?? '3000';
  */
 async function textsWhileEditing(): Promise<Plugin | undefined> {
   const { TEXTS_OPTIONS } = await import('../../scripts/compile-texts.mjs');
-  return { ...(paraglideVitePlugin(TEXTS_OPTIONS) as Plugin), apply: (_, env) => env.command === 'serve' && !process.env.VITEST };
+  return {
+    ...(paraglideVitePlugin(TEXTS_OPTIONS) as Plugin),
+    apply: (_, env) => env.command === 'serve' && !process.env.VITEST,
+  };
 }
 
 export default defineConfig({

@@ -72,7 +72,7 @@ export function AccountList<T extends Account>({
             <Cell label="">
               <span className={listTableClasses.cellGroup}>
                 <span className={listTableClasses.title}>{account.name || '-'}</span>
-                {account.disabled && <Tag color="gray">{m.accountDisabled()}</Tag>}
+                {account.disabled && <Tag color="gray">{m.accountDisabledTag()}</Tag>}
               </span>
             </Cell>
             <Cell label={m.commonEmail()}>{account.email}</Cell>

@@ -24,7 +24,10 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
       { from: state, to: target },
       {
         onSuccess: () => {
-          setOutcome({ ok: true, message: m.ratesCopied({ from: stateLabel(state), to: stateLabel(target) }) });
+          setOutcome({
+            ok: true,
+            message: m.ratesCopied({ from: stateLabel(state), to: stateLabel(target) }),
+          });
           setTarget('');
         },
         onError: (error) => setOutcome({ ok: false, message: error.message }),
@@ -37,21 +40,20 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="copy-rates-title">
       <Stack gap="sm">
         <Title order={4} id="copy-rates-title">
-          Copy these rates to another state
+          {m.ratesCopyTitle()}
         </Title>
         {types.length === 0 ? (
           <Text size="sm" c="dimmed">
-            {stateLabel(state)} has no rates to copy yet.
+            {m.ratesCopyNothing({ state: stateLabel(state) })}
           </Text>
         ) : (
           <>
             <Text size="xs" c="dimmed">
-              The state you choose gets the rates of {stateLabel(state)} for {typeList}. Its rates for any
-              other car type stay as they are.
+              {m.ratesCopyExplanation({ state: stateLabel(state), types: typeList })}
             </Text>
             <Group align="end" gap="sm">
               <NativeSelect
-                label="Copy to"
+                label={m.ratesCopyTo()}
                 value={target}
                 onChange={(event) => {
                   setTarget(event.currentTarget.value as State | '');
@@ -67,7 +69,7 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
                 style={{ flex: '1 1 200px' }}
               />
               <Button variant="default" disabled={!target} onClick={() => setConfirming(true)}>
-                Copy rates
+                {m.ratesCopyButton()}
               </Button>
             </Group>
           </>
@@ -77,7 +79,7 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
             color={outcome.ok ? 'teal' : 'red'}
             role={outcome.ok ? 'status' : 'alert'}
             withCloseButton
-            closeButtonLabel="Dismiss"
+            closeButtonLabel={m.ratesCopyDismiss()}
             onClose={() => setOutcome(null)}
           >
             {outcome.message}
@@ -87,21 +89,20 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
       <Modal
         opened={confirming && Boolean(target)}
         onClose={() => setConfirming(false)}
-        title="Copy rates"
-        closeButtonProps={{ 'aria-label': 'Close' }}
+        title={m.ratesCopyButton()}
+        closeButtonProps={{ 'aria-label': m.close() }}
       >
         {target && (
           <Stack gap="md">
             <Text size="sm">
-              Copy the rates of {stateLabel(state)} ({typeList}) to {stateLabel(target)}? The rates of{' '}
-              {stateLabel(target)} for these car types will be replaced.
+              {m.ratesCopyConfirm({ from: stateLabel(state), types: typeList, to: stateLabel(target) })}
             </Text>
             <Group justify="flex-end" gap="sm">
               <Button variant="default" onClick={() => setConfirming(false)}>
-                Cancel
+                {m.ratesCopyCancel()}
               </Button>
               <Button loading={copy.isPending} onClick={run}>
-                Copy to {stateLabel(target)}
+                {m.ratesCopyToState({ state: stateLabel(target) })}
               </Button>
             </Group>
           </Stack>

@@ -2,7 +2,9 @@ import { Group, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import type { RateField } from '@bmet/shared/constants';
 import { computeFare, isNightHour } from '@bmet/shared/fare';
+import { m } from '@bmet/shared/paraglide/messages';
 import { formatRupees } from '../../lib/format';
+import { rateFieldLabel } from './rate-fields';
 
 export type DraftValues = Record<RateField, number | null>;
 
@@ -22,9 +24,9 @@ export function FarePreview({ values }: { values: DraftValues }) {
   const nightCharge = night ? values.nightCharge : 0;
 
   const missing = [
-    basePrice === null && 'basePrice',
-    per_km === null && 'per_km',
-    nightCharge === null && 'nightCharge',
+    basePrice === null && rateFieldLabel('basePrice'),
+    per_km === null && rateFieldLabel('per_km'),
+    nightCharge === null && rateFieldLabel('nightCharge'),
   ].filter(Boolean);
   const ready = missing.length === 0 && distance !== null && atHour !== null;
   const fare = ready
@@ -35,15 +37,14 @@ export function FarePreview({ values }: { values: DraftValues }) {
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="fare-preview-title">
       <Stack gap="sm">
         <Title order={4} id="fare-preview-title">
-          Fare preview
+          {m.ratesPreviewTitle()}
         </Title>
         <Text size="xs" c="dimmed">
-          What the customer app charges with the values in the grid, before you save them: round(basePrice) +
-          per_km × round(km), plus nightCharge from 21:00 to 04:00.
+          {m.ratesPreviewExplanation()}
         </Text>
         <Group grow align="start" gap="sm">
           <NumberInput
-            label="Distance (km)"
+            label={m.ratesPreviewDistance()}
             value={km}
             onChange={setKm}
             min={0}
@@ -52,7 +53,7 @@ export function FarePreview({ values }: { values: DraftValues }) {
             allowNegative={false}
           />
           <NumberInput
-            label="Hour of day (0–23)"
+            label={m.ratesPreviewHour()}
             value={hour}
             onChange={setHour}
             min={0}
@@ -65,28 +66,31 @@ export function FarePreview({ values }: { values: DraftValues }) {
         {fare === null ? (
           <Text size="sm" c="dimmed" role="status">
             {missing.length > 0
-              ? `Enter ${missing.join(' and ')} to see a fare.`
-              : 'Enter a distance and an hour from 0 to 23 to see a fare.'}
+              ? m.ratesPreviewEnterFields({ fields: missing.join(` ${m.ratesPreviewAnd()} `) })
+              : m.ratesPreviewEnterDistanceHour()}
           </Text>
         ) : (
           <Stack gap={4}>
             <Group justify="space-between" align="baseline">
-              <Text fw={600}>Fare</Text>
-              <Text component="output" aria-label="Fare" fw={700} fz="xl" aria-live="polite">
+              <Text fw={600}>{m.ratesPreviewFare()}</Text>
+              <Text component="output" aria-label={m.ratesPreviewFare()} fw={700} fz="xl" aria-live="polite">
                 {formatRupees(fare)}
               </Text>
             </Group>
             <Text size="sm" c="dimmed">
-              Base fare {formatRupees(Math.round(basePrice!))}
+              {m.ratesPreviewBaseFare({ amount: formatRupees(Math.round(basePrice!)) })}
             </Text>
             <Text size="sm" c="dimmed">
-              {Math.round(distance!)} km × {formatRupees(per_km!)} ={' '}
-              {formatRupees(per_km! * Math.round(distance!))}
+              {m.ratesPreviewDistanceLine({
+                km: Math.round(distance!),
+                rate: formatRupees(per_km!),
+                total: formatRupees(per_km! * Math.round(distance!)),
+              })}
             </Text>
             <Text size="sm" c="dimmed">
               {night
-                ? `Night charge ${formatRupees(nightCharge!)} (${hourLabel(atHour!)} is between 21:00 and 04:00)`
-                : `No night charge at ${hourLabel(atHour!)}`}
+                ? m.ratesPreviewNightCharge({ amount: formatRupees(nightCharge!), hour: hourLabel(atHour!) })
+                : m.ratesPreviewNoNightCharge({ hour: hourLabel(atHour!) })}
             </Text>
           </Stack>
         )}

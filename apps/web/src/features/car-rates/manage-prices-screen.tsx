@@ -58,7 +58,7 @@ export function ManagePricesScreen() {
           loading={rates.isFetching}
           onClick={() => void rates.refetch()}
         >
-          Try again
+          {m.ratesTryAgain()}
         </Button>
       </Stack>
     </Alert>
@@ -70,8 +70,8 @@ export function ManagePricesScreen() {
         <Paper withBorder p="md" radius="md" maw={480}>
           <Stack gap="sm">
             <NativeSelect
-              label="State"
-              description="Choose the state whose rates you want to see or change."
+              label={m.ratesStateLabel()}
+              description={m.ratesStateDescription()}
               value={typed ?? ''}
               onChange={(event) => {
                 const chosen = (event.currentTarget.value as State) || null;
@@ -104,7 +104,12 @@ export function ManagePricesScreen() {
   return (
     <Page title={m.manageRatesTitle()}>
       <Group gap="xs" wrap="nowrap">
-        <ActionIcon variant="subtle" size="lg" aria-label="Back to states" onClick={() => setState(null)}>
+        <ActionIcon
+          variant="subtle"
+          size="lg"
+          aria-label={m.ratesBackToStates()}
+          onClick={() => setState(null)}
+        >
           <IconArrowLeft size={20} />
         </ActionIcon>
         <Title order={3}>{m.updateRatesFor({ state: stateLabel(state) })}</Title>

@@ -5,15 +5,17 @@ import { LoadMoreButton } from '../../components/load-more-button';
 import { formatDateTime, stateLabel } from '../../lib/format';
 import { useRateHistory } from './api';
 import { carTypeLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
+import { rateFieldLabel } from './rate-fields';
 
-const shown = (value: number | null) => (value === null ? 'blank' : String(value));
+const shown = (value: number | null) => (value === null ? m.ratesHistoryBlank() : String(value));
 
 /** The fields a change touched, as 'basePrice 70 → 75'; every field for a car type just added. */
 function changedFields(entry: RateHistoryEntry): string[] {
   return RATE_FIELDS.filter((field) => entry.before?.[field] !== entry.after[field]).map((field) =>
     entry.before
-      ? `${field} ${shown(entry.before[field])} → ${shown(entry.after[field])}`
-      : `${field} ${shown(entry.after[field])}`,
+      ? `${rateFieldLabel(field)} ${shown(entry.before[field])} → ${shown(entry.after[field])}`
+      : `${rateFieldLabel(field)} ${shown(entry.after[field])}`,
   );
 }
 
@@ -21,11 +23,13 @@ function summaryOf(entry: RateHistoryEntry): string {
   const type = carTypeLabel(entry.carType);
   switch (entry.action) {
     case 'create':
-      return `${type} added`;
+      return m.ratesHistoryAdded({ type });
     case 'copy':
-      return `${type} copied from ${entry.copiedFrom ? stateLabel(entry.copiedFrom) : 'another state'}`;
+      return entry.copiedFrom
+        ? m.ratesHistoryCopiedFrom({ type, state: stateLabel(entry.copiedFrom) })
+        : m.ratesHistoryCopiedFromOther({ type });
     default:
-      return `${type} updated`;
+      return m.ratesHistoryUpdated({ type });
   }
 }
 
@@ -38,11 +42,11 @@ export function RateHistory({ state }: { state: State }) {
     <Paper withBorder p="md" radius="md" component="section" aria-labelledby="rate-history-title">
       <Stack gap="sm">
         <Title order={4} id="rate-history-title">
-          Change history
+          {m.ratesHistoryTitle()}
         </Title>
         {history.isPending ? (
           <Center>
-            <Loader size="sm" aria-label="Loading the change history" />
+            <Loader size="sm" aria-label={m.ratesHistoryLoading()} />
           </Center>
         ) : history.isError ? (
           <Text c="red" size="sm" role="alert">
@@ -50,30 +54,33 @@ export function RateHistory({ state }: { state: State }) {
           </Text>
         ) : entries.length === 0 ? (
           <Text size="sm" c="dimmed">
-            No changes to the rates of {stateLabel(state)} yet.
+            {m.ratesHistoryEmpty({ state: stateLabel(state) })}
           </Text>
         ) : (
           <Timeline
             bulletSize={12}
             lineWidth={2}
             active={entries.length}
-            aria-label={`Changes to the rates of ${stateLabel(state)}`}
+            aria-label={m.ratesHistoryListLabel({ state: stateLabel(state) })}
           >
             {entries.map((entry) => (
               <Timeline.Item key={entry.id} title={summaryOf(entry)}>
                 <Text size="xs" c="dimmed">
-                  {entry.changedBy?.name ?? 'Unknown'} · {formatDateTime(entry.changedAt)} · version{' '}
-                  {entry.version}
+                  {m.ratesHistoryMeta({
+                    name: entry.changedBy?.name ?? m.ratesHistoryUnknownUser(),
+                    time: formatDateTime(entry.changedAt),
+                    version: entry.version,
+                  })}
                 </Text>
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-                  {changedFields(entry).join(', ') || 'No values changed'}
+                  {changedFields(entry).join(', ') || m.ratesHistoryNoValuesChanged()}
                 </Text>
               </Timeline.Item>
             ))}
           </Timeline>
         )}
         <LoadMoreButton query={history} size="xs">
-          Show older changes
+          {m.ratesHistoryShowOlder()}
         </LoadMoreButton>
       </Stack>
     </Paper>

@@ -13,13 +13,7 @@ import {
 } from '@mantine/core';
 import { IconCheck, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import {
-  CAR_TYPES,
-  RATE_FIELDS,
-  type CarType,
-  type RateField,
-  type State,
-} from '@bmet/shared/constants';
+import { CAR_TYPES, RATE_FIELDS, type CarType, type RateField, type State } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import {
   RATE_FIELD_MAX,
@@ -32,6 +26,7 @@ import { formatCount, stateLabel } from '../../lib/format';
 import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
+import { rateFieldLabel } from './rate-fields';
 import { RateHistory } from './rate-history';
 import { carTypeLabel } from '@bmet/shared/labels';
 
@@ -44,14 +39,11 @@ type Message =
   | { kind: 'error'; detail: string }
   | { kind: 'conflict'; detail: string };
 
-const DESCRIPTIONS: Record<RateField, string> = Object.fromEntries(
-  RATE_FIELDS.map((field) => [
-    field,
-    field === 'rushHour'
-      ? `Multiplier, 0 to ${RATE_FIELD_MAX[field]}`
-      : `Rupees, 0 to ${formatCount(RATE_FIELD_MAX[field])}`,
-  ]),
-) as Record<RateField, string>;
+/** The hint under a field of the grid, in the current language. */
+const descriptionOf = (field: RateField): string =>
+  field === 'rushHour'
+    ? m.ratesFieldMultiplierRange({ max: RATE_FIELD_MAX[field] })
+    : m.ratesFieldRupeesRange({ max: formatCount(RATE_FIELD_MAX[field]) });
 
 /** The grid's values for a stored set: blank where the set has none. */
 const formOf = (set: RateSet | undefined): FormValues =>
@@ -182,7 +174,7 @@ export function StateRatesEditor({
       void refreshHistory();
       if (type && fresh[type]) setAdding(null);
       if (type) fill(type, fresh[type]);
-      setMessage({ kind: 'info', text: 'The current rates are loaded. Make your changes again and save.' });
+      setMessage({ kind: 'info', text: m.ratesEditorReloaded() });
     } catch (error) {
       setMessage({
         kind: 'error',
@@ -208,7 +200,9 @@ export function StateRatesEditor({
       setMessage({
         kind: 'error',
         detail:
-          Object.keys(errors).length === 1 && first ? `${first[0]}: ${first[1]}` : m.validationFailed(),
+          Object.keys(errors).length === 1 && first
+            ? m.ratesFieldError({ field: rateFieldLabel(first[0]), message: first[1] })
+            : m.validationFailed(),
       });
       return;
     }
@@ -252,14 +246,14 @@ export function StateRatesEditor({
             <Stack gap="md">
               <Group align="end" gap="sm">
                 <NativeSelect
-                  label="Car type"
+                  label={m.ratesEditorCarType()}
                   value={type ?? ''}
                   onChange={(event) => choose((event.currentTarget.value as CarType) || null)}
                   data={[
                     { value: '', label: m.selectCarType(), disabled: true },
                     ...offered.map((t) => ({
                       value: t,
-                      label: t === adding ? `${carTypeLabel(t)} (new)` : carTypeLabel(t),
+                      label: t === adding ? m.ratesEditorNewType({ type: carTypeLabel(t) }) : carTypeLabel(t),
                     })),
                   ]}
                   style={{ flex: '1 1 220px' }}
@@ -268,7 +262,7 @@ export function StateRatesEditor({
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
                       <Button variant="default" leftSection={<IconPlus size={16} />}>
-                        Add a car type
+                        {m.ratesEditorAddCarType()}
                       </Button>
                     </Menu.Target>
                     <Menu.Dropdown>
@@ -283,12 +277,12 @@ export function StateRatesEditor({
               </Group>
               {offered.length === 0 && (
                 <Text size="sm" c="dimmed">
-                  No car type has rates in {stateLabel(state)} yet. Add one to set its rates.
+                  {m.ratesEditorNoCarTypes({ state: stateLabel(state) })}
                 </Text>
               )}
               {type && adding === type && (
                 <Text size="sm" c="dimmed">
-                  {carTypeLabel(type)} is new in {stateLabel(state)}: enter its rates and save them.
+                  {m.ratesEditorIsNewIn({ type: carTypeLabel(type), state: stateLabel(state) })}
                 </Text>
               )}
               {type && (
@@ -296,8 +290,8 @@ export function StateRatesEditor({
                   {RATE_FIELDS.map((field) => (
                     <NumberInput
                       key={field}
-                      label={field}
-                      description={DESCRIPTIONS[field]}
+                      label={rateFieldLabel(field)}
+                      description={descriptionOf(field)}
                       value={values[field]}
                       onChange={(value) => setValues((current) => ({ ...current, [field]: value }))}
                       error={fieldErrors[field]}
@@ -312,7 +306,7 @@ export function StateRatesEditor({
               )}
               <Group>
                 <Button type="submit" loading={update.isPending}>
-                  {label ? m.updateTypeRates({ type: label }) : 'Update Rates'}
+                  {label ? m.updateTypeRates({ type: label }) : m.ratesEditorUpdateButton()}
                 </Button>
               </Group>
               {message && (

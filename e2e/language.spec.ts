@@ -1,0 +1,161 @@
+import type { Page } from '@playwright/test';
+import { ACCOUNTS, DEMO_PASSWORD, expect, fetchDrivers, test, type Role } from './fixtures';
+import { STAFF_ROUTES } from './routes';
+import { englishOnlyPatterns } from './texts';
+
+const ENGLISH_ONLY = englishOnlyPatterns();
+
+/** Every text a person can see or hear on the page: text nodes and the named attributes. */
+async function shownTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const texts = new Set<string>([document.title]);
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement;
+      if (!parent || parent.closest('script, style, noscript')) continue;
+      const text = node.textContent?.replace(/\s+/g, ' ').trim();
+      if (text) texts.add(text);
+    }
+    for (const element of Array.from(
+      document.querySelectorAll('[aria-label], [placeholder], [title], [alt]'),
+    )) {
+      for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
+        const value = element.getAttribute(name)?.trim();
+        if (value) texts.add(value);
+      }
+    }
+    return [...texts];
+  });
+}
+
+/** English texts of the catalogue found on a Hindi page, with their keys. */
+async function untranslated(page: Page): Promise<string[]> {
+  const texts = await shownTexts(page);
+  return texts.flatMap((text) =>
+    ENGLISH_ONLY.filter(({ pattern }) => pattern.test(text)).map(({ key }) => `${key}: "${text}"`),
+  );
+}
+
+const inHindi = (page: Page) =>
+  page.addInitScript(() => {
+    if (location.protocol.startsWith('http')) localStorage.setItem('bmet-language', 'hi');
+  });
+
+test.describe('the language switch', () => {
+  test('offers English and हिन्दी on the sign-in screen; the browser remembers the choice', async ({
+    page,
+  }) => {
+    await page.goto('/admin');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('lang', 'en');
+    const languages = page.getByRole('group', { name: 'Language' });
+    await expect(languages.getByRole('button', { name: 'English' })).toHaveAttribute('aria-pressed', 'true');
+    await languages.getByRole('button', { name: 'हिन्दी' }).click();
+
+    await expect(html).toHaveAttribute('lang', 'hi');
+    await expect(page.getByRole('heading', { name: 'एडमिन साइन इन' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'साइन इन करें' })).toBeVisible();
+    await expect(page.getByRole('group', { name: 'भाषा' })).toBeVisible();
+
+    // The server answers in the language of the screen.
+    await page.getByLabel(/^ईमेल/).fill(ACCOUNTS.admin.email);
+    await page.getByLabel(/^पासवर्ड/).fill('not-the-password');
+    await page.getByRole('button', { name: 'साइन इन करें' }).click();
+    await expect(page.getByText('ईमेल या पासवर्ड गलत है।')).toBeVisible();
+
+    await page.reload();
+    await expect(html).toHaveAttribute('lang', 'hi');
+    await expect(page.getByRole('heading', { name: 'एडमिन साइन इन' })).toBeVisible();
+    await page.getByRole('group', { name: 'भाषा' }).getByRole('button', { name: 'English' }).click();
+    await expect(page.getByRole('heading', { name: 'Admin Sign In' })).toBeVisible();
+    await expect(html).toHaveAttribute('lang', 'en');
+  });
+
+  test('the account remembers the language: a sign-in in another browser opens in it', async ({
+    page,
+    browser,
+    request,
+  }) => {
+    // An account of its own: the demo accounts are shared by tests running at the same time.
+    const admin = await request.post('/api/auth/sign-in', {
+      data: { email: ACCOUNTS.admin.email, password: DEMO_PASSWORD, role: 'admin' },
+    });
+    const token = ((await admin.json()) as { data: { idToken: string } }).data.idToken;
+    const email = `language.${Date.now()}@bookmyetaxi.test`;
+    const password = 'a-dealer-passphrase-2026';
+    const created = await request.post('/api/city_dealer/create', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { name: 'Bhasha Motors', email, state: 'bihar', password },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    const signIn = async (target: Page) => {
+      await target.goto('/admin');
+      await target.getByRole('tab', { name: /City Dealer|सिटी डीलर/ }).click();
+      await target.getByLabel(/^(Email|ईमेल)/).fill(email);
+      await target.getByLabel(/^(Password|पासवर्ड)/).fill(password);
+      await target.getByRole('button', { name: /^(Sign In|साइन इन करें)$/ }).click();
+      await expect(target).toHaveURL(/\/welcome$/);
+    };
+    await signIn(page);
+    await expect(page.getByRole('heading', { name: 'Welcome Bhasha Motors to Book-My-ETaxi' })).toBeVisible();
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await expect(
+      page.getByRole('heading', { name: 'Book-My-ETaxi में आपका स्वागत है, Bhasha Motors' }),
+    ).toBeVisible();
+    await expect(page.getByRole('navigation').getByRole('link').first()).not.toHaveText('Drivers');
+
+    // Another browser, English until the account's choice arrives with the sign-in.
+    const other = await browser.newContext();
+    const elsewhere = await other.newPage();
+    await signIn(elsewhere);
+    await expect(elsewhere.locator('html')).toHaveAttribute('lang', 'hi');
+    await expect(
+      elsewhere.getByRole('heading', { name: 'Book-My-ETaxi में आपका स्वागत है, Bhasha Motors' }),
+    ).toBeVisible();
+    await other.close();
+  });
+});
+
+// Each role's screens are read in one test; two cores shared with the server may be slow.
+test.describe.configure({ timeout: 90_000 });
+
+test('the sign-in and reset screens show no English text in Hindi', async ({ page }) => {
+  await inHindi(page);
+  for (const path of ['/admin', '/reset-password-admin', '/reset-password']) {
+    await page.goto(path);
+    await expect(page.getByRole('button').first()).toBeVisible();
+    await page.waitForLoadState('networkidle');
+    expect(await untranslated(page), path).toEqual([]);
+  }
+});
+
+for (const role of Object.keys(ACCOUNTS) as Role[]) {
+  test.describe(`${role} in Hindi`, () => {
+    test.use({ role });
+
+    test('no screen shows a text of the English catalogue', async ({ page, request, session }) => {
+      await inHindi(page);
+      const found: string[] = [];
+      for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
+        await page.goto(route.path);
+        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
+        await page.waitForLoadState('networkidle');
+        found.push(...(await untranslated(page)).map((text) => `${route.path} ${text}`));
+      }
+      // A driver's dashboard, and a trip opened from the list.
+      const [driver] = await fetchDrivers(request, session!);
+      await page.goto(`/drivers/${driver!.id}`);
+      // The dashboard keeps a live stream open: wait for its sections rather than for quiet.
+      await expect(page.locator('main tbody tr').first()).toBeVisible();
+      await expect(page.getByText('लोड हो रहा है...')).toHaveCount(0);
+      found.push(...(await untranslated(page)).map((text) => `dashboard ${text}`));
+      await page.goto('/trips');
+      await page.locator('main tbody button').first().click();
+      await expect(page.getByRole('region', { name: 'यात्रा का विवरण' })).toBeVisible();
+      await page.waitForLoadState('networkidle');
+      found.push(...(await untranslated(page)).map((text) => `trip ${text}`));
+      expect(found).toEqual([]);
+    });
+  });
+}
