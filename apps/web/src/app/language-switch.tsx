@@ -1,10 +1,10 @@
 import { m } from '@bmet/shared/paraglide/messages';
-import { LANGUAGE_NAMES, LANGUAGES, useLanguage, type Language } from '../lib/language';
+import { LANGUAGE_NAMES, LANGUAGE_SHORT_NAMES, LANGUAGES, useLanguage, type Language } from '../lib/language';
 import classes from './language-switch.module.css';
 
 /**
  * English or हिन्दी, each named in itself. Wide headers show both, the current one pressed; a phone
- * shows only the other one. The choice is kept in this browser and, when signed in, with the
+ * shows only the other one, by its short name (EN, हि). The choice is kept in this browser and, when signed in, with the
  * account (`onChange` saves it there).
  */
 export function LanguageSwitch({ onChange }: { onChange?: (language: Language) => void }) {
@@ -23,9 +23,11 @@ export function LanguageSwitch({ onChange }: { onChange?: (language: Language) =
           lang={option}
           className={classes.option}
           aria-pressed={option === language}
+          aria-label={LANGUAGE_NAMES[option]}
           onClick={() => choose(option)}
         >
-          {LANGUAGE_NAMES[option]}
+          <span className={classes.full}>{LANGUAGE_NAMES[option]}</span>
+          <span className={classes.short}>{LANGUAGE_SHORT_NAMES[option]}</span>
         </button>
       ))}
     </div>

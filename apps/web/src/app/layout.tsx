@@ -91,7 +91,7 @@ export function Layout() {
               aria-label={m.appToggleNavigation()}
             />
           )}
-          <IconBolt size={24} color="var(--mantine-color-teal-6)" aria-hidden />
+          <IconBolt size={24} color="var(--mantine-color-teal-6)" className={classes.logo} aria-hidden />
           <Title order={1} size="h3" className={classes.title}>
             {m.productTitle()}
           </Title>

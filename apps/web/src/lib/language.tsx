@@ -15,6 +15,8 @@ export const LANGUAGES: readonly Language[] = locales;
 
 /** Each language named in itself, as a language switch names them: never translated. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', hi: 'हिन्दी' };
+/** The same, short enough for a phone's header (each the start of its full name). */
+export const LANGUAGE_SHORT_NAMES: Record<Language, string> = { en: 'EN', hi: 'हि' };
 
 /** The language texts are shown in now (English unless this browser remembers another). */
 export const currentLanguage = (): Language => getLocale();

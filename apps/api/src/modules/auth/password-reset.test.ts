@@ -88,6 +88,30 @@ describe('POST /api/auth/password-reset', () => {
     expect(ttl).toBeLessThanOrEqual(RESET_LINK_TTL_MS + 60_000);
   });
 
+  it('writes the mail in the language the account chose, else in the language of the request', async () => {
+    const chose = await createAccount(db, { role: 'franchise', displayName: 'Sunita Devi' });
+    await db.update(accounts).set({ language: 'hi' }).where(eq(accounts.id, chose.id));
+    const inHindi = await mailedLink(chose.email);
+    expect(inHindi.mail.subject).toBe('अपना Book-My-ETaxi पासवर्ड रीसेट करें');
+    expect(inHindi.mail.text).toContain('नमस्ते Sunita Devi,');
+    expect(inHindi.mail.text).toContain(inHindi.link);
+
+    const never = await createAccount(db, { role: 'city_dealer' });
+    const already = receiver.mailsTo(never.email).length;
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/auth/password-reset',
+      payload: { email: never.email },
+      headers: { 'accept-language': 'hi' },
+      remoteAddress: uniqueAddress(),
+    });
+    expect(response.json()).toEqual({
+      data: { message: 'यदि कोई खाता इस ईमेल पते का उपयोग करता है, तो पासवर्ड रीसेट लिंक भेजा जा रहा है।' },
+    });
+    const mail = await receiver.waitForMail(never.email, { already });
+    expect(mail.subject).toBe('अपना Book-My-ETaxi पासवर्ड रीसेट करें');
+  });
+
   it('answers an unknown email exactly as a known one, and mails nothing', async () => {
     const account = await createAccount(db, { role: 'city_dealer' });
     const unknown = `nobody.${randomUUID()}@example.in`;

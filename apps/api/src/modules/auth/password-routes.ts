@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
+import type { Language } from '@bmet/shared/constants';
 import { signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { messageResponseSchema } from '@bmet/shared/schemas/common';
 import {
@@ -16,6 +17,7 @@ import { createMailer } from '../../infra/mailer';
 import { currentUser } from '../../plugins/authentication';
 import { checkPasswordPolicy, hashPassword } from './password';
 import {
+  asLanguage,
   consumeResetToken,
   findAccountByEmail,
   findAdminEmails,
@@ -61,21 +63,23 @@ function passwordProblem(field: string, password: string): AppError | null {
   return problem ? new AppError('VALIDATION', problem, { fieldErrors: { [field]: [problem] } }) : null;
 }
 
-function resetMail(input: { name: string | null; email: string; link: string }) {
+/** The reset mail, in the language its reader chose for the console (else the one the request came in). */
+function resetMail(input: { name: string | null; email: string; link: string; language: Language }) {
+  const locale = { locale: input.language };
   return {
     to: input.email,
-    subject: 'Reset your Book-My-ETaxi password',
+    subject: m.resetMailSubject({}, locale),
     text: [
-      `Hello ${input.name || input.email},`,
+      m.resetMailGreeting({ name: input.name || input.email }, locale),
       '',
-      `We received a request to reset the password of your Book-My-ETaxi account (${input.email}).`,
-      'Open this link within 30 minutes to choose a new password:',
+      m.resetMailRequested({ email: input.email }, locale),
+      m.resetMailOpenLink({}, locale),
       '',
       input.link,
       '',
-      'The link works once. If you did not ask for a new password, ignore this email: your password stays as it is.',
+      m.resetMailOnce({}, locale),
       '',
-      'Book-My-ETaxi',
+      m.productTitle(),
     ].join('\n'),
   };
 }
@@ -101,8 +105,9 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
   });
 
   async function sendResetLink(
-    account: { id: string; email: string; displayName: string | null },
+    account: { id: string; email: string; displayName: string | null; language: string | null },
     requestedIp: string,
+    requestLanguage: Language,
   ) {
     const token = randomBytes(32).toString('base64url');
     await insertResetToken(db, {
@@ -112,7 +117,14 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       requestedIp,
     });
     const link = `${appUrl}/reset-password?token=${token}`;
-    await mailer.send(resetMail({ name: account.displayName, email: account.email, link }));
+    await mailer.send(
+      resetMail({
+        name: account.displayName,
+        email: account.email,
+        link,
+        language: asLanguage(account.language) ?? requestLanguage,
+      }),
+    );
   }
 
   async function throttleResetRequests(email: string, ip: string) {
@@ -150,7 +162,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       await throttleResetRequests(email, request.ip);
       const account = await findAccountByEmail(db, email);
       if (account && !account.disabled && !account.deletedAt) {
-        const sending = sendResetLink(account, request.ip)
+        const sending = sendResetLink(account, request.ip, request.language)
           .catch((error: unknown) => {
             request.log.error({ err: error, accountId: account.id }, 'password reset mail not sent');
           })

@@ -11,6 +11,21 @@ export function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
+/** A header in RFC 2047 encoded words (`=?UTF-8?B?...?=`, as a subject in Hindi is sent) back to text. */
+export function decodeEncodedWords(value: string): string {
+  if (!value.includes('=?')) return value;
+  const bytes: Buffer[] = [];
+  // Whitespace between two encoded words is not part of the text.
+  for (const [, , encoding, data] of value.matchAll(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=\s*/g)) {
+    bytes.push(
+      encoding!.toUpperCase() === 'B'
+        ? Buffer.from(data!, 'base64')
+        : Buffer.from(decodeQuotedPrintable(data!.replaceAll('_', ' ')), 'utf8'),
+    );
+  }
+  return Buffer.concat(bytes).toString('utf8');
+}
+
 /** Splits a raw message into its headers and its text body (single-part mails, as ours are). */
 export function parseMail(raw: string, to: string[]): ReceivedMail {
   const split = raw.indexOf('\r\n\r\n');
@@ -29,7 +44,7 @@ export function parseMail(raw: string, to: string[]): ReceivedMail {
       : encoding === 'base64'
         ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
         : body;
-  return { to, subject: header('Subject'), text, raw };
+  return { to, subject: decodeEncodedWords(header('Subject')), text, raw };
 }
 
 /**
