@@ -33,6 +33,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
+import { healthRoutes } from './modules/health/routes';
 import { languageFromHeader, languagePlugin } from './infra/language';
 import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
@@ -220,6 +221,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     async (api) => {
       await api.register(authRoutes, { db, ...config });
       await api.register(settingsRoutes, config);
+      await api.register(healthRoutes, { db, locationBus });
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, { db, locationBus, accessEvents });
       await api.register(tripRoutes, { db });

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, REPO_ROOT } from './config';
+import { ConfigError, loadConfig, REPO_ROOT, severalInstanceWarnings } from './config';
 
 // A secret is given unless a test is about secrets: without one, loadConfig writes one to DATA_DIR.
 const SECRET = 'a-config-test-secret-of-more-than-32-chars';
@@ -126,10 +126,15 @@ describe('loadConfig', () => {
     }
   });
 
-  it('requires JWT_SECRET in production with DATABASE_URL', () => {
-    const error = configError({ NODE_ENV: 'production', DATABASE_URL: 'postgres://db/etaxi' });
-    expect(error.message).toMatch(/JWT_SECRET: required in production/);
-  });
+  it.each(['production', 'development', 'test'])(
+    'requires JWT_SECRET with DATABASE_URL (NODE_ENV=%s)',
+    (env) => {
+      const error = configError({ NODE_ENV: env, DATABASE_URL: 'postgres://db/etaxi' });
+      expect(error.message).toBe(
+        'Invalid configuration:\n  JWT_SECRET: required with DATABASE_URL (32+ characters, the same for every instance)',
+      );
+    },
+  );
 
   it('creates a secret in DATA_DIR once and keeps it across starts', () => {
     const dataDir = tempFolder();
@@ -141,5 +146,31 @@ describe('loadConfig', () => {
     expect(readFileSync(file, 'utf8')).toBe(first.jwtSecret);
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(loadConfig({ DATA_DIR: dataDir }).jwtSecret).toBe(first.jwtSecret);
+  });
+});
+
+describe('severalInstanceWarnings', () => {
+  const withDatabase = { DATABASE_URL: 'postgres://db/etaxi', JWT_SECRET: SECRET };
+
+  it('says what breaks with several instances when Redis or the object store is missing', () => {
+    const warnings = severalInstanceWarnings(loadConfig(withDatabase));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[0]).toMatch(/^DATABASE_URL is set without REDIS_URL: /);
+    expect(warnings[1]).toMatch(/^DATABASE_URL is set without S3_BUCKET: /);
+  });
+
+  it('says nothing with Redis and S3, nor on the embedded database', () => {
+    expect(
+      severalInstanceWarnings(
+        loadConfig({ ...withDatabase, REDIS_URL: 'redis://cache:6379', S3_BUCKET: 'documents' }),
+      ),
+    ).toEqual([]);
+    expect(
+      severalInstanceWarnings({
+        databaseUrl: undefined,
+        redisUrl: undefined,
+        objectStore: { kind: 'local', root: '/x' },
+      }),
+    ).toEqual([]);
   });
 });

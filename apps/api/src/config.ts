@@ -169,6 +169,43 @@ function loadOrCreateSecret(dataDir: string): string {
   return secret;
 }
 
+/**
+ * What a server database without its companions breaks once several instances run: said at start,
+ * so that an operator scaling out learns it before the users do.
+ */
+export function severalInstanceWarnings(
+  config: Pick<Config, 'databaseUrl' | 'redisUrl' | 'objectStore'>,
+): string[] {
+  if (!config.databaseUrl) return [];
+  const warnings: string[] = [];
+  if (!config.redisUrl) {
+    warnings.push(
+      'DATABASE_URL is set without REDIS_URL: with several instances, a position reported to one ' +
+        'reaches only the dashboards open on that one.',
+    );
+  }
+  if (config.objectStore.kind === 'local') {
+    warnings.push(
+      "DATABASE_URL is set without S3_BUCKET: document images stay in this instance's DATA_DIR, " +
+        'and other instances answer 404 for them.',
+    );
+  }
+  return warnings;
+}
+
+/** Only where the database is (for commands that touch nothing else, such as `npm run db:migrate`). */
+export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): {
+  databaseUrl?: string;
+  dataDir: string;
+} {
+  const parsed = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return { databaseUrl: parsed.data.DATABASE_URL, dataDir: resolveFromInvocation(parsed.data.DATA_DIR) };
+}
+
 /** Parses the environment, failing with one readable line per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -178,9 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const e = parsed.data;
   const dataDir = resolveFromInvocation(e.DATA_DIR);
-  if (e.NODE_ENV === 'production' && e.DATABASE_URL && !e.JWT_SECRET) {
+  // With a server database several instances may run, and each would otherwise sign tokens with
+  // a secret of its own (kept in its own DATA_DIR): tokens would fail at random.
+  if (e.DATABASE_URL && !e.JWT_SECRET) {
     throw new ConfigError(
-      'Invalid configuration:\n  JWT_SECRET: required in production with DATABASE_URL (32+ characters)',
+      'Invalid configuration:\n  JWT_SECRET: required with DATABASE_URL (32+ characters, the same for every instance)',
     );
   }
   return {

@@ -34,7 +34,7 @@ async function startServer(env: Record<string, string>): Promise<Server> {
   const merged: Record<string, string | undefined> = {
     ...process.env,
     LOG_PRETTY: 'false',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: 'info',
     DEMO_DATA: 'true',
     DEMO_PASSWORD: PASSWORD,
     JWT_SECRET: 'crash-test-secret-crash-test-secret-0123',
@@ -279,7 +279,11 @@ describe('acknowledged writes survive kill -9', () => {
       databaseUrl.pathname = `/${name}`;
       const dataDir = mkdtempSync(join(tmpdir(), 'bmet-crash-'));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      await crashAndCheck({ DATA_DIR: dataDir, DATABASE_URL: databaseUrl.toString() });
+      await crashAndCheck({
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl.toString(),
+        JWT_SECRET: 'crash-test-secret-0123456789abcdefghijkl',
+      });
     },
     240_000,
   );

@@ -68,11 +68,13 @@ describe('the route catalog', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('keeps every route behind a token except sign-in, password-reset requests and device routes', () => {
+  it('keeps every route behind a token except sign-in, password-reset requests, device routes and the probes', () => {
     const open = t.app.routeCatalog
       .filter((route) => route.access === 'public' && !isDeviceAuthenticated(route))
       .map((route) => route.url);
-    for (const url of open) expect(url).toMatch(/\/(sign-in|password-reset|reset-password)(\/|$)/);
+    for (const url of open) {
+      expect(url).toMatch(/\/(sign-in|password-reset|reset-password)(\/|$)|^\/api\/(health|ready)$/);
+    }
   });
 });
 

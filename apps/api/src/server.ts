@@ -1,10 +1,10 @@
 import { buildApp } from './app';
 import { createLocationBus } from './infra/create-location-bus';
 import { createObjectStore } from './infra/create-object-store';
-import { ConfigError, loadConfig } from './config';
-import { analyzeDatabase, openDatabase, type Db } from './db/client';
+import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
+import { analyzeDatabase, openDatabase } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
-import { isDatabaseEmpty, seedDemo } from './db/seed/demo';
+import { isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
 
 const ANALYZE_EVERY_MS = 6 * 3_600_000;
 
@@ -38,15 +38,11 @@ async function main() {
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
-    // One transaction: a start stopped half-way leaves an empty database, not half the demo.
-    const summary = await database.db.transaction((tx) =>
-      seedDemo(tx as unknown as Db, {
-        password: config.demoPassword,
-        dataDir: config.dataDir,
-        progress: false,
-      }),
-    );
-    app.log.info(summary, 'demo data loaded');
+    const summary = await seedDemoIfEmpty(database.db, {
+      password: config.demoPassword,
+      dataDir: config.dataDir,
+    });
+    app.log.info(summary ?? {}, summary ? 'demo data loaded' : 'demo data loaded by another instance');
     await analyzeDatabase(database.db);
   }
 
@@ -89,19 +85,18 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const url = `http://localhost:${config.port}`;
   const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
-  console.log(`\nBook-My-ETaxi staff console: ${url}  (database: ${store})`);
+  app.log.info({ url, database: store }, `Book-My-ETaxi staff console: ${url}`);
   if (config.demoData) {
-    console.log(
-      'Demo accounts (password: ' +
-        (process.env.DEMO_PASSWORD ? 'DEMO_PASSWORD' : config.demoPassword) +
-        '):',
+    const password = process.env.DEMO_PASSWORD ? 'DEMO_PASSWORD' : config.demoPassword;
+    app.log.info(
+      `Demo accounts (password: ${password}): admin@bookmyetaxi.test on the Admin tab, ` +
+        'dealer@bookmyetaxi.test on the City Dealer tab, franchise@bookmyetaxi.test on the Franchise tab',
     );
-    console.log('  admin@bookmyetaxi.test      Admin tab');
-    console.log('  dealer@bookmyetaxi.test     City Dealer tab');
-    console.log('  franchise@bookmyetaxi.test  Franchise tab');
   }
-  if (!config.mail.smtpUrl) console.log('No SMTP_URL: mails (password reset links) are printed to this log.');
-  console.log(`Sign in at ${url}/admin  ·  API docs at ${url}/api/docs\n`);
+  if (!config.mail.smtpUrl)
+    app.log.info('No SMTP_URL: mails (password reset links) are printed to this log.');
+  for (const warning of severalInstanceWarnings(config)) app.log.warn(warning);
+  app.log.info(`Sign in at ${url}/admin  ·  API docs at ${url}/api/docs`);
 }
 
 main().catch((error) => {

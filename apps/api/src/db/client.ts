@@ -35,6 +35,31 @@ export async function analyzeDatabase(db: Db): Promise<void> {
 const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
+ * The PostgreSQL advisory lock held while the schema changes or the demo data loads: instances
+ * starting together take turns, and the second finds the work done.
+ */
+export const SCHEMA_LOCK = 7_420_241_124;
+
+/** Applies the migrations under SCHEMA_LOCK, on a connection of its own (its end frees the lock). */
+async function migrateUnderLock(databaseUrl: string): Promise<void> {
+  const session = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await session`select pg_advisory_lock(${SCHEMA_LOCK})`;
+    await migratePostgres(drizzlePostgres(session), { migrationsFolder: MIGRATIONS });
+  } finally {
+    await session.end({ timeout: 5 });
+  }
+}
+
+/** Runs `work` in a transaction that first takes SCHEMA_LOCK (the demo data's load, say). */
+export async function inSchemaLock<T>(db: Db, work: (tx: Db) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${SCHEMA_LOCK})`);
+    return work(tx as unknown as Db);
+  });
+}
+
+/**
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise
  * PGlite kept in `dataDir` (or in memory when `dataDir` is 'memory://').
  */
@@ -54,7 +79,7 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
       },
     });
     const db = drizzlePostgres(preparingStatements(client), { schema });
-    await migratePostgres(db, { migrationsFolder: MIGRATIONS });
+    await migrateUnderLock(options.databaseUrl);
     await analyzeDatabase(db as unknown as Db);
     return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }

@@ -27,7 +27,7 @@ type Run = { child: ChildProcess; output: () => string; exited: Promise<number |
 function runScript(script: string, env: Record<string, string>, args: string[] = []): Run {
   const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, script), ...args], {
     cwd: API_ROOT,
-    env: { ...process.env, LOG_PRETTY: 'false', LOG_LEVEL: 'warn', DEMO_DATA: 'false', ...env },
+    env: { ...process.env, LOG_PRETTY: 'false', LOG_LEVEL: 'info', DEMO_DATA: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

@@ -7,6 +7,8 @@ export type LocationBus = {
   /** Calls the listener for every position; answers the function that stops it. */
   subscribe(listener: (event: LocationEvent) => void): () => void;
   close(): Promise<void>;
+  /** Throws when the bus's server (Redis) does not answer; absent for the in-process bus. */
+  ping?(): Promise<void>;
 };
 
 /** One process: positions reach the dashboards connected to this instance. */

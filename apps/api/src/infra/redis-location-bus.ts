@@ -104,6 +104,9 @@ export async function createRedisLocationBus(
     });
 
   return {
+    async ping() {
+      await publisher.ping();
+    },
     publish(event) {
       if (!outgoing) {
         const batch = { events: [] as LocationEvent[], sent: Promise.resolve() };

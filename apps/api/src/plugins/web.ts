@@ -52,6 +52,12 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       throw new AppError('NOT_FOUND', m.notFound());
     }
+    // A probe or a script asking for JSON at an unknown path (`/health`, say) must not take the
+    // web app's page for an answer.
+    const accept = request.headers.accept ?? '';
+    if (/json/i.test(accept) && !/text\/html/i.test(accept)) {
+      throw new AppError('NOT_FOUND', m.notFound());
+    }
     // A missing file (an old bundle after a deploy) is a 404, not the app's HTML under a .js name.
     if (/\.[a-z0-9]{1,8}$/i.test(path)) {
       return reply.status(404).type('text/plain').send('Not found');

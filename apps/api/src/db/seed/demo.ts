@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
-import type { Db } from '../client';
+import { inSchemaLock, type Db } from '../client';
 import {
   accounts,
   customerRatings,
@@ -119,6 +119,18 @@ async function storeDocumentTemplates(store: ObjectStore): Promise<Map<string, n
     }
   }
   return sizes;
+}
+
+/**
+ * Loads the demo data into an empty database, in one transaction (a start stopped half-way leaves
+ * an empty database, not half the demo) under the schema lock, checked again inside it: of several
+ * instances starting together on one database, one loads it. Null when there was nothing to do.
+ */
+export async function seedDemoIfEmpty(db: Db, options: { password: string; dataDir: string }) {
+  if (!(await isDatabaseEmpty(db))) return null;
+  return inSchemaLock(db, async (tx) =>
+    (await isDatabaseEmpty(tx)) ? seedDemo(tx, { ...options, progress: false }) : null,
+  );
 }
 
 /**
