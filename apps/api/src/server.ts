@@ -5,8 +5,10 @@ import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
 import { analyzeDatabase, openDatabase } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
 import { isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
+import { removeExpiredRows } from './infra/expired-rows';
 
 const ANALYZE_EVERY_MS = 6 * 3_600_000;
+const CLEAN_UP_EVERY_MS = 3_600_000;
 
 async function main() {
   let config;
@@ -58,6 +60,19 @@ async function main() {
       : undefined;
   analyzeTimer?.unref();
 
+  // Ended sessions, closed sign-in windows and old reset links are deleted hourly, by one instance
+  // at a time; the first run comes a minute after start.
+  const cleanUp = () =>
+    removeExpiredRows(database.db)
+      .then((removed) => {
+        if (removed) app.log.info({ removed }, 'expired rows removed');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not remove expired rows'));
+  const firstCleanUp = setTimeout(cleanUp, 60_000);
+  const cleanUpTimer = setInterval(cleanUp, CLEAN_UP_EVERY_MS);
+  firstCleanUp.unref();
+  cleanUpTimer.unref();
+
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -69,6 +84,8 @@ async function main() {
     }, 15_000);
     timer.unref();
     clearInterval(analyzeTimer);
+    clearTimeout(firstCleanUp);
+    clearInterval(cleanUpTimer);
     try {
       await app.close();
       await locationBus.close();
