@@ -5,6 +5,7 @@ import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
@@ -43,7 +44,7 @@ export type AppOptions = {
     Config,
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
   > &
-    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute'>>;
+    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl'>>;
   db: Db;
   objectStore: ObjectStore;
   locationBus: LocationBus;
@@ -156,8 +157,35 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
     syncThreshold: 256 * 1024,
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
+  // With Redis, every limit (the global one, uploads, device reports) is counted across instances:
+  // without it, N instances would each allow the limit (N times in all).
+  const rateRedis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        connectTimeout: 2000,
+        maxRetriesPerRequest: 1,
+        enableOfflineQueue: false,
+        connectionName: 'bmet-rate-limits',
+      })
+    : undefined;
+  if (rateRedis) {
+    let trouble = '';
+    rateRedis.on('error', (error: Error) => {
+      if (error.message !== trouble) app.log.warn(`Redis rate limits: ${error.message}`);
+      trouble = error.message;
+    });
+    rateRedis.on('ready', () => (trouble = ''));
+    app.addHook('onClose', () => rateRedis.disconnect());
+  }
   await app.register(rateLimit, {
     global: false,
+    ...(rateRedis
+      ? {
+          redis: rateRedis,
+          nameSpace: 'bmet-rate:',
+          // A Redis that is down must not take the console down with it: requests pass uncounted.
+          skipOnError: true,
+        }
+      : {}),
     // A client that went away has no address any more.
     keyGenerator: (request) => request.ip || 'gone',
     errorResponseBuilder: (_request, context) => ({
