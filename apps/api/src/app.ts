@@ -36,6 +36,7 @@ import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { healthRoutes } from './modules/health/routes';
 import { languageFromHeader, languagePlugin } from './infra/language';
+import { metricsPlugin } from './infra/metrics';
 import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
 
@@ -44,7 +45,7 @@ export type AppOptions = {
     Config,
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
   > &
-    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl'>>;
+    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>>;
   db: Db;
   objectStore: ObjectStore;
   locationBus: LocationBus;
@@ -120,6 +121,7 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   });
 
   await app.register(languagePlugin);
+  await app.register(metricsPlugin, { token: config.metricsToken });
   await app.register(errorsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {

@@ -93,6 +93,7 @@ const envSchema = z.object({
     .regex(/\{z\}.*\{x\}.*\{y\}/, 'must contain {z}, {x} and {y}')
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   MAP_ATTRIBUTION: z.string().default('© OpenStreetMap contributors'),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   S3_BUCKET: z.string().min(1).optional(),
   S3_ENDPOINT: z.url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
@@ -127,6 +128,8 @@ export type Config = {
   rateLimitPerMinute: number;
   webDist: string;
   redisUrl: string | undefined;
+  /** What a scraper from another host must send to read /metrics; without it only loopback may. */
+  metricsToken: string | undefined;
   mapTileUrl: string;
   mapAttribution: string;
   /** Document images: a folder under DATA_DIR unless an S3 bucket is configured. */
@@ -239,6 +242,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : join(REPO_ROOT, 'apps/web/dist'),
     redisUrl: e.REDIS_URL,
+    metricsToken: e.METRICS_TOKEN,
     mapTileUrl: e.MAP_TILE_URL,
     mapAttribution: e.MAP_ATTRIBUTION,
     objectStore: e.S3_BUCKET

@@ -70,7 +70,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (request) => {
       const { email, password, role } = request.body;
       const admission = await throttle.admit(email, request.ip || 'gone');
-      if (!admission.admitted) throw lockedError(admission.retryAfterSeconds);
+      if (!admission.admitted) {
+        app.metrics.signInRefusals.inc({ reason: 'throttled' });
+        throw lockedError(admission.retryAfterSeconds);
+      }
 
       let account: Awaited<ReturnType<typeof findAccountByEmail>> = null;
       let passwordOk = false;
@@ -83,9 +86,18 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         // Only a wrong password counts; a right one makes this address known for the account.
         await admission.finish(account && passwordOk ? 'right' : 'wrong', account?.id);
       }
-      if (!account || !passwordOk) throw new AppError('UNAUTHORIZED', m.invalidCredentials());
-      if (account.disabled) throw new AppError('FORBIDDEN', m.accountDisabled());
-      if (account.role !== role) throw new AppError('FORBIDDEN', m.wrongTab({ role: roleLabel(role) }));
+      if (!account || !passwordOk) {
+        app.metrics.signInFailures.inc({ reason: account ? 'wrong_password' : 'unknown_email' });
+        throw new AppError('UNAUTHORIZED', m.invalidCredentials());
+      }
+      if (account.disabled) {
+        app.metrics.signInRefusals.inc({ reason: 'disabled' });
+        throw new AppError('FORBIDDEN', m.accountDisabled());
+      }
+      if (account.role !== role) {
+        app.metrics.signInRefusals.inc({ reason: 'wrong_tab' });
+        throw new AppError('FORBIDDEN', m.wrongTab({ role: roleLabel(role) }));
+      }
 
       const answer = await startSession(db, request, account, options);
       request.log.info({ accountId: account.id, role }, 'signed in');

@@ -112,6 +112,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
 ) => {
   const { db, locationBus } = options;
   const streams = createLocationStreams(locationBus, HEARTBEAT_MS, options.accessEvents);
+  app.metrics.watchOpenStreams(() => streams.size);
   // Before the server stops accepting: it waits for open responses, and a stream never ends alone.
   app.addHook('preClose', (done) => {
     streams.endAll();
@@ -376,6 +377,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         at,
       });
       if (stored) {
+        app.metrics.positionsAccepted.inc();
         const event: LocationEvent = {
           driverId: device.driverId,
           lat: stored.lat,

@@ -1,0 +1,109 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AppError } from '@bmet/shared/errors';
+import { m } from '@bmet/shared/paraglide/messages';
+
+/** What the server counts for its operators, in Prometheus' terms. One registry per app. */
+export type Metrics = {
+  registry: Registry;
+  positionsAccepted: Counter;
+  signInFailures: Counter<'reason'>;
+  signInRefusals: Counter<'reason'>;
+  /** Tells the metrics how to read the number of open live streams, which the streams keep. */
+  watchOpenStreams(read: () => number): void;
+};
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: Metrics;
+  }
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'bmet_' });
+  let openStreams = () => 0;
+  new Gauge({
+    name: 'bmet_live_streams_open',
+    help: 'Live position streams open on this instance (dashboards watching a driver)',
+    registers: [registry],
+    collect() {
+      this.set(openStreams());
+    },
+  });
+  return {
+    registry,
+    positionsAccepted: new Counter({
+      name: 'bmet_positions_accepted_total',
+      help: 'Driver positions reported by the driver app and stored',
+      registers: [registry],
+    }),
+    signInFailures: new Counter({
+      name: 'bmet_sign_in_failures_total',
+      help: 'Sign-ins refused for a wrong email or password',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    signInRefusals: new Counter({
+      name: 'bmet_sign_in_refusals_total',
+      help: 'Sign-ins refused before or after the password: throttled, disabled account, wrong tab',
+      labelNames: ['reason'],
+      registers: [registry],
+    }),
+    watchOpenStreams(read) {
+      openStreams = read;
+    },
+  };
+}
+
+const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/;
+
+function mayRead(request: FastifyRequest, token: string | undefined): boolean | 'hidden' {
+  const header = request.headers.authorization;
+  if (token && header?.startsWith('Bearer ')) {
+    const given = Buffer.from(header.slice(7));
+    const expected = Buffer.from(token);
+    if (given.length === expected.length && timingSafeEqual(given, expected)) return true;
+  }
+  if (LOOPBACK.test(request.ip)) return true;
+  // Without a token, /metrics does not exist for anyone but this host.
+  return token ? false : 'hidden';
+}
+
+/**
+ * Request durations per route and status, and `GET /metrics` in Prometheus' text format: open to
+ * loopback (a scraper beside the server), elsewhere only with `Authorization: Bearer METRICS_TOKEN`,
+ * and answered 404 from elsewhere when no token is configured.
+ */
+export const metricsPlugin = fp(async (app: FastifyInstance, options: { token?: string }) => {
+  const metrics = createMetrics();
+  app.decorate('metrics', metrics);
+  const durations = new Histogram({
+    name: 'bmet_http_request_duration_seconds',
+    help: 'Time to answer a request, per route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [metrics.registry],
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    // The route's pattern, not the path: one series per route, whatever the ids in the address.
+    const route = request.routeOptions.url ?? 'unmatched';
+    durations.observe(
+      { method: request.method, route, status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const allowed = mayRead(request, options.token);
+    if (allowed === 'hidden') throw new AppError('NOT_FOUND', m.notFound());
+    if (!allowed) {
+      throw new AppError('UNAUTHORIZED', m.unauthorized(), { headers: { 'www-authenticate': 'Bearer' } });
+    }
+    return reply
+      .header('content-type', metrics.registry.contentType)
+      .header('cache-control', 'no-store')
+      .send(await metrics.registry.metrics());
+  });
+});
