@@ -1,8 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, REPO_ROOT, severalInstanceWarnings } from './config';
+import {
+  ConfigError,
+  envSchema,
+  loadConfig,
+  readEnvFile,
+  REPO_ROOT,
+  severalInstanceWarnings,
+} from './config';
 
 // A secret is given unless a test is about secrets: without one, loadConfig writes one to DATA_DIR.
 const SECRET = 'a-config-test-secret-of-more-than-32-chars';
@@ -172,5 +179,44 @@ describe('severalInstanceWarnings', () => {
         objectStore: { kind: 'local', root: '/x' },
       }),
     ).toEqual([]);
+  });
+});
+
+describe('.env and .env.example', () => {
+  const folders: string[] = [];
+  const tempFolder = () => {
+    const folder = mkdtempSync(join(tmpdir(), 'bmet-env-'));
+    folders.push(folder);
+    return folder;
+  };
+  afterEach(() => {
+    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('.env.example names every variable of the configuration, and nothing else', () => {
+    const example = readFileSync(join(REPO_ROOT, '.env.example'), 'utf8');
+    const named = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((found) => found[1]);
+    expect([...named].sort()).toEqual(Object.keys(envSchema.shape).sort());
+    expect(named.filter((name, i) => named.indexOf(name) !== i)).toEqual([]);
+  });
+
+  it('every value .env.example shows passes the configuration check', () => {
+    const example = readFileSync(join(REPO_ROOT, '.env.example'), 'utf8');
+    const shown = Object.fromEntries(
+      [...example.matchAll(/^# ([A-Z][A-Z0-9_]+)=(.+)$/gm)].map((found) => [found[1], found[2]]),
+    );
+    expect(() => loadConfig({ ...shown, JWT_SECRET: SECRET, DATA_DIR: tempFolder() })).not.toThrow();
+  });
+
+  it('reads .env when present; the environment wins over it', () => {
+    const folder = tempFolder();
+    writeFileSync(
+      join(folder, '.env'),
+      'PORT=4321\nLOG_LEVEL=debug\n# a comment\nMAP_ATTRIBUTION="Tiles, with a comma"\n',
+    );
+    const env: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn' };
+    expect(readEnvFile(env, folder)).toBe(join(folder, '.env'));
+    expect(env).toEqual({ LOG_LEVEL: 'warn', PORT: '4321', MAP_ATTRIBUTION: 'Tiles, with a comma' });
+    expect(readEnvFile({}, tempFolder())).toBeNull();
   });
 });

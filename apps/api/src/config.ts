@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
+import { parseEnv } from 'node:util';
 import { z } from 'zod';
 
 /** The repository root, so that ./data means the same folder whichever workspace runs the script. */
@@ -65,7 +66,8 @@ const trustProxyFromEnv = z.string().transform((value, context): false | number 
   return z.NEVER;
 });
 
-const envSchema = z.object({
+/** The variables of the configuration, each with its check and default (.env.example lists them all). */
+export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -196,11 +198,31 @@ export function severalInstanceWarnings(
   return warnings;
 }
 
+/**
+ * Fills `env` from a `.env` file in the folder where the command was typed, when there is one;
+ * a variable already set in the environment wins. Answers the file read, or null.
+ */
+export function readEnvFile(env: NodeJS.ProcessEnv = process.env, folder?: string): string | null {
+  const file = folder ? join(folder, '.env') : resolveFromInvocation('.env');
+  if (!existsSync(file)) return null;
+  let values: Record<string, string>;
+  try {
+    values = parseEnv(readFileSync(file, 'utf8')) as Record<string, string>;
+  } catch (error) {
+    throw new ConfigError(`Cannot read ${file}: ${(error as Error).message}`);
+  }
+  for (const [name, value] of Object.entries(values)) {
+    if (env[name] === undefined) env[name] = value;
+  }
+  return file;
+}
+
 /** Only where the database is (for commands that touch nothing else, such as `npm run db:migrate`). */
 export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): {
   databaseUrl?: string;
   dataDir: string;
 } {
+  if (env === process.env) readEnvFile(env);
   const parsed = envSchema.pick({ DATA_DIR: true, DATABASE_URL: true }).safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
@@ -211,6 +233,7 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): {
 
 /** Parses the environment, failing with one readable line per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  if (env === process.env) readEnvFile(env);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
