@@ -42,7 +42,7 @@ async function main() {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
     const summary = await seedDemoIfEmpty(database.db, {
       password: config.demoPassword,
-      dataDir: config.dataDir,
+      objectStore,
     });
     app.log.info(summary ?? {}, summary ? 'demo data loaded' : 'demo data loaded by another instance');
     await analyzeDatabase(database.db);

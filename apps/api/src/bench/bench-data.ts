@@ -16,6 +16,7 @@ import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
 import { createAccount, createDriver, createTrip } from '../db/seed/factories';
 import { Random } from '../db/seed/random';
 import { openSession } from '../modules/auth/start-session';
+import { createLocalObjectStore } from '../infra/object-store';
 
 export const SCALE = {
   trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
@@ -44,7 +45,9 @@ export async function prepare(db: Db, kind: string) {
     const started = performance.now();
     await seedDemo(db, {
       password: 'bench-password-not-secret',
-      dataDir: kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'),
+      objectStore: createLocalObjectStore(
+        join(kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'), 'objects'),
+      ),
       progress: 'lines',
       scale: SCALE,
     });

@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import postgres from 'postgres';
+import { createLocalObjectStore } from '../infra/object-store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accounts } from './schema';
 import { openDatabase } from './client';
@@ -39,13 +43,17 @@ describe.skipIf(!url)('instances starting together on a fresh PostgreSQL databas
       await check.end({ timeout: 5 });
       expect(applied[0]!.n).toBe(journal.entries.length);
 
-      const options = { password: 'lock-test-password-2026', dataDir: 'memory://' };
+      const images = mkdtempSync(join(tmpdir(), 'bmet-lock-'));
+      const options = { password: 'lock-test-password-2026', objectStore: createLocalObjectStore(images) };
       const loads = await Promise.all([
         seedDemoIfEmpty(first.db, options),
         seedDemoIfEmpty(second.db, options),
       ]);
       expect(loads.filter(Boolean)).toHaveLength(1);
       const rows = await first.db.select({ email: accounts.email }).from(accounts);
+      // The documents' images went to the object store the instances were given.
+      expect(readdirSync(join(images, 'images', 'demo')).length).toBeGreaterThan(0);
+      rmSync(images, { recursive: true, force: true });
       for (const email of Object.values(DEMO_ACCOUNTS)) {
         expect(rows.filter((row) => row.email === email)).toHaveLength(1);
       }

@@ -219,9 +219,10 @@ export async function createFuzzWorld(options: { databaseUrl?: string } = {}): P
   const dataDir = mkdtempSync(join(tmpdir(), 'bmet-fuzz-'));
   const database: Database = await openDatabase({ databaseUrl: options.databaseUrl, dataDir: 'memory://' });
   const db = database.db;
+  const objectStore = createLocalObjectStore(join(dataDir, 'objects'));
   await seedDemo(db, {
     password: 'fuzz-demo-password',
-    dataDir,
+    objectStore,
     progress: false,
     scale: { drivers: 30, trips: 60, customers: 20, dealers: 2, franchisesPerDealer: 2 },
   });
@@ -237,7 +238,7 @@ export async function createFuzzWorld(options: { databaseUrl?: string } = {}): P
       rateLimitPerMinute: 1_000_000,
     },
     db,
-    objectStore: createLocalObjectStore(join(dataDir, 'objects')),
+    objectStore,
     locationBus: createInProcessLocationBus(),
   });
   await app.ready();

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config';
 import { analyzeDatabase, openDatabase } from '../client';
 import { DEFAULT_SCALE, isDatabaseEmpty, resetDatabase, seedDemo } from './demo';
+import { createObjectStore } from '../../infra/create-object-store';
 
 const usage = `Usage: npm run seed -- [--drivers N] [--trips N] [--customers N] [--dealers N]
                        [--franchises-per-dealer N] [--reset]
@@ -51,7 +52,7 @@ async function main() {
     const started = Date.now();
     const summary = await seedDemo(database.db, {
       password: config.demoPassword,
-      dataDir: config.dataDir,
+      objectStore: createObjectStore(config.objectStore),
       progress: process.stdout.isTTY ? 'bar' : 'lines',
       scale: cleaned,
     });

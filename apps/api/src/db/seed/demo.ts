@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
@@ -13,7 +12,7 @@ import {
   drivers,
   trips,
 } from '../schema';
-import { createLocalObjectStore, type ObjectStore } from '../../infra/object-store';
+import type { ObjectStore } from '../../infra/object-store';
 import { drawDocumentJpeg } from './document-image';
 import {
   buildCustomer,
@@ -126,7 +125,7 @@ async function storeDocumentTemplates(store: ObjectStore): Promise<Map<string, n
  * an empty database, not half the demo) under the schema lock, checked again inside it: of several
  * instances starting together on one database, one loads it. Null when there was nothing to do.
  */
-export async function seedDemoIfEmpty(db: Db, options: { password: string; dataDir: string }) {
+export async function seedDemoIfEmpty(db: Db, options: { password: string; objectStore: ObjectStore }) {
   if (!(await isDatabaseEmpty(db))) return null;
   return inSchemaLock(db, async (tx) =>
     (await isDatabaseEmpty(tx)) ? seedDemo(tx, { ...options, progress: false }) : null,
@@ -142,7 +141,8 @@ export async function seedDemo(
   db: Db,
   options: {
     password: string;
-    dataDir: string;
+    /** Where the documents' images go: the object store the server uses. */
+    objectStore: ObjectStore;
     progress: ProgressMode;
     scale?: Partial<SeedScale>;
     seed?: number;
@@ -150,7 +150,7 @@ export async function seedDemo(
 ) {
   const scale = { ...DEFAULT_SCALE, ...options.scale };
   const rng = new Random(options.seed ?? 20261120);
-  const store = createLocalObjectStore(join(options.dataDir, 'objects'));
+  const store = options.objectStore;
   const password = options.password;
 
   // Staff: two admins, city dealers across states, franchises under each dealer.
