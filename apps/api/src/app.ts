@@ -12,7 +12,7 @@ import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { BOOT_SCRIPT } from '@bmet/shared/boot-script';
 import {
-  jsonSchemaTransform,
+  jsonSchemaTransformObject,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -34,6 +34,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
+import { openapiTransform } from './plugins/openapi';
 import { healthRoutes } from './modules/health/routes';
 import { languageFromHeader, languagePlugin } from './infra/language';
 import { metricsPlugin } from './infra/metrics';
@@ -227,7 +228,9 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
       },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: openapiTransform,
+    // Schemas with an id (the error body) are written once, under components, and referred to.
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',

@@ -18,11 +18,13 @@ export const ERROR_STATUS = {
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
 /** The one error body every failing API call answers with. */
-export const errorBodySchema = z.object({
-  error: z.string(),
-  code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-  fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
-});
+export const errorBodySchema = z
+  .object({
+    error: z.string(),
+    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+    fieldErrors: z.record(z.string(), z.array(z.string())).optional(),
+  })
+  .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** An error with a code, a message for people, and optional per-field messages. */

@@ -33,6 +33,7 @@ import {
   revokeDeviceToken,
   type DeviceTokenRow,
 } from './repository';
+import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 
 export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus; accessEvents?: AccessEvents };
 
@@ -154,7 +155,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   app.get(
     '/drivers/location/:driverKey/stream',
     {
-      config: { access: ['drivers', 'view'] },
+      config: { access: ['drivers', 'view'], openapi: { responses: { 200: EVENT_STREAM_CONTENT } } },
       // A HEAD request would otherwise hold a stream open with nothing to send.
       exposeHeadRoute: false,
       schema: {

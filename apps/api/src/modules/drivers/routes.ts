@@ -40,6 +40,7 @@ import {
   softDeleteDriver,
   type Caller,
 } from './repository';
+import { IMAGE_CONTENT } from '../../plugins/openapi';
 
 export type DriverRoutesOptions = { db: Db; objectStore: ObjectStore };
 
@@ -198,7 +199,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
   app.get(
     '/drivers/driver/:id/documents/:key/image',
     {
-      config: { access: ['drivers', 'view'] },
+      config: { access: ['drivers', 'view'], openapi: { responses: { 200: IMAGE_CONTENT } } },
       schema: {
         tags: TAGS,
         summary: 'The image of a document (JPEG or PNG bytes), only to callers who may see the driver',
@@ -229,6 +230,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       config: {
         access: ['drivers', 'upload'],
         rateLimit: { max: UPLOADS_PER_MINUTE, timeWindow: '1 minute' },
+        openapi: { requestBody: IMAGE_CONTENT },
       },
       bodyLimit: DOCUMENT_IMAGE_MAX_BYTES,
       schema: {
