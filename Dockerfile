@@ -1,0 +1,27 @@
+# Book-My-ETaxi staff console: one image for every instance. Build: docker build -t bmet-console .
+# Run: docker run -p 3000:3000 -v bmet-data:/data bmet-console (embedded database, demo data), or
+# with DATABASE_URL, JWT_SECRET, REDIS_URL and S3_* for several instances (see compose.yaml).
+
+FROM node:22-bookworm-slim AS build
+WORKDIR /app
+# npm ci compiles the texts (prepare), so the sources come first.
+COPY . .
+RUN npm ci --no-audit --no-fund \
+  && npm run build --workspace @bmet/web \
+  && npm prune --omit=dev --no-audit --no-fund
+
+FROM node:22-bookworm-slim
+ENV NODE_ENV=production \
+    PORT=3000 \
+    HOST=0.0.0.0 \
+    DATA_DIR=/data \
+    LOG_PRETTY=false
+WORKDIR /app
+COPY --from=build --chown=node:node /app /app
+RUN mkdir -p /data && chown node:node /data
+USER node
+VOLUME /data
+EXPOSE 3000
+HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+CMD ["npm", "run", "start", "--workspace", "@bmet/api"]
