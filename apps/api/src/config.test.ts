@@ -24,17 +24,18 @@ function configError(env: NodeJS.ProcessEnv): ConfigError {
   throw new Error('loadConfig accepted the environment');
 }
 
-describe('loadConfig', () => {
-  const folders: string[] = [];
-  const tempFolder = () => {
-    const folder = mkdtempSync(join(tmpdir(), 'bmet-config-'));
-    folders.push(folder);
-    return folder;
-  };
-  afterEach(() => {
-    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-  });
+const folders: string[] = [];
+/** A fresh folder, removed after the test. */
+const tempFolder = () => {
+  const folder = mkdtempSync(join(tmpdir(), 'bmet-config-'));
+  folders.push(folder);
+  return folder;
+};
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
+describe('loadConfig', () => {
   it('has defaults: port 3000, tokens for 3 hours, PGlite in ./data', () => {
     const config = loadConfig({ JWT_SECRET: SECRET });
     expect(config.port).toBe(3000);
@@ -183,16 +184,6 @@ describe('severalInstanceWarnings', () => {
 });
 
 describe('.env and .env.example', () => {
-  const folders: string[] = [];
-  const tempFolder = () => {
-    const folder = mkdtempSync(join(tmpdir(), 'bmet-env-'));
-    folders.push(folder);
-    return folder;
-  };
-  afterEach(() => {
-    for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
-  });
-
   it('.env.example names every variable of the configuration, and nothing else', () => {
     const example = readFileSync(join(REPO_ROOT, '.env.example'), 'utf8');
     const named = [...example.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=/gm)].map((found) => found[1]);

@@ -21,10 +21,6 @@ export const LANGUAGE_SHORT_NAMES: Record<Language, string> = { en: 'EN', hi: 'à
 /** The language texts are shown in now (English unless this browser remembers another). */
 export const currentLanguage = (): Language => getLocale();
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
-
 type LanguageContextValue = {
   language: Language;
   /** Shows every screen in `next` at once and remembers it in this browser. */
