@@ -1,0 +1,34 @@
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { AuditAction, AuditRecordType, auditListResponseSchema } from '@bmet/shared/schemas/audit';
+import { apiRequest } from '../../lib/api-client';
+
+export type AuditFilters = {
+  actor?: string;
+  recordType?: AuditRecordType;
+  recordId?: string;
+  action?: AuditAction;
+  from?: string;
+  to?: string;
+};
+
+/** The query string of a filtered audit trail, as `/api/audit` takes it. */
+export function auditQuery(filters: AuditFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(filters)) if (value) params.set(name, value);
+  return params;
+}
+
+export function useAuditTrail(filters: AuditFilters) {
+  return useInfiniteQuery({
+    queryKey: ['audit', filters],
+    queryFn: ({ pageParam, signal }) => {
+      const params = auditQuery(filters);
+      params.set('limit', '50');
+      if (pageParam) params.set('cursor', pageParam);
+      return apiRequest<typeof auditListResponseSchema>('GET', `/audit?${params.toString()}`, { signal });
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,43 @@
+import { render, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { AuditChanges } from './audit-changes';
+
+const rowOf = (field: string) => screen.getByRole('rowheader', { name: field }).closest('tr')!;
+
+describe('AuditChanges', () => {
+  it('shows each changed field with its value before and after, as staff read them', () => {
+    render(
+      <AuditChanges
+        before={{
+          name: 'Pune Cabs',
+          disabled: false,
+          state: 'maharashtra',
+          deletedAt: null,
+          email: 'a@b.in',
+        }}
+        after={{
+          name: 'Pune Cabs Ltd',
+          disabled: true,
+          state: 'goa',
+          deletedAt: '2026-11-24T14:39:37.049Z',
+          email: 'a@b.in',
+        }}
+      />,
+    );
+    expect(within(rowOf('name')).getByRole('deletion')).toHaveTextContent('Pune Cabs');
+    expect(within(rowOf('name')).getByRole('insertion')).toHaveTextContent('Pune Cabs Ltd');
+    expect(rowOf('disabled')).toHaveTextContent(/NoYes/);
+    expect(rowOf('state')).toHaveTextContent(/MaharashtraGoa/);
+    // A moment in India Standard Time (14:39 UTC is 8:09 pm in India), nothing as "(empty)".
+    expect(rowOf('deletedAt')).toHaveTextContent('(empty)24/11/2026, 8:09 pm');
+    // A field that did not change is left out.
+    expect(screen.queryByRole('rowheader', { name: 'email' })).toBeNull();
+  });
+
+  it('says so when a change recorded no values', () => {
+    render(<AuditChanges before={null} after={{ status: 'same' }} />);
+    expect(screen.getByRole('rowheader', { name: 'status' })).toBeInTheDocument();
+    render(<AuditChanges before={{ a: 1 }} after={{ a: 1 }} />);
+    expect(screen.getByText('No values recorded.')).toBeInTheDocument();
+  });
+});

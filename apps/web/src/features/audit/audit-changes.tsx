@@ -1,0 +1,61 @@
+import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/constants';
+import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
+import { formatDateTime } from '../../lib/format';
+import { rateFieldLabel } from '../car-rates/rate-fields';
+import classes from './audit.module.css';
+
+const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** A recorded value as staff read it: moments in IST, yes and no, states and car types by name, nothing as "(empty)". */
+export function formatAuditValue(value: unknown, field = ''): string {
+  if (value === null || value === undefined || value === '') return m.auditEmptyValue();
+  if (field === 'state' && STATES.includes(value as State)) return stateLabel(value as State);
+  if (field === 'carType' && CAR_TYPES.includes(value as CarType)) return carTypeLabel(value as CarType);
+  if (typeof value === 'boolean') return value ? m.auditYes() : m.auditNo();
+  if (typeof value === 'string') return INSTANT.test(value) ? formatDateTime(value) : value;
+  if (typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+type Values = Record<string, unknown> | null;
+
+/** The fields a change touched: every field of either side whose value differs, in recorded order. */
+export function changedFields(before: Values, after: Values): string[] {
+  const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
+  return fields.filter(
+    (field) => JSON.stringify(before?.[field] ?? null) !== JSON.stringify(after?.[field] ?? null),
+  );
+}
+
+/** A change as a small table: each field with its value before and after. */
+export function AuditChanges({ before, after }: { before: Values; after: Values }) {
+  const fields = changedFields(before, after);
+  if (fields.length === 0) return <span className={classes.muted}>{m.auditNoValues()}</span>;
+  return (
+    <table className={classes.diff}>
+      <thead>
+        <tr>
+          <th scope="col">{m.auditField()}</th>
+          <th scope="col">{m.auditBefore()}</th>
+          <th scope="col">{m.auditAfter()}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((field) => (
+          <tr key={field}>
+            <th scope="row">
+              <code>{rateFieldLabel(field)}</code>
+            </th>
+            <td>
+              <del className={classes.before}>{formatAuditValue(before?.[field], field)}</del>
+            </td>
+            <td>
+              <ins className={classes.after}>{formatAuditValue(after?.[field], field)}</ins>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
