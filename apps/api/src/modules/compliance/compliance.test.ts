@@ -1,0 +1,177 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { type DocumentKey } from '@bmet/shared/constants';
+import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
+import type { ComplianceEntry, ComplianceSummary } from '@bmet/shared/schemas/compliance';
+import type { Driver } from '@bmet/shared/schemas/driver';
+import { buildDocumentRow, insertDocuments } from '../../db/seed/factories';
+import { indianToday } from '../../lib/ist-days';
+import { fetchCsv } from '../../test/csv-export';
+import { useTestApp } from '../../test/test-app';
+import { createDriverWorld, getAs, type DriverWorld, type Staff } from '../drivers/test-fixtures';
+
+const t = useTestApp();
+
+/** A date `days` after today in India. */
+const day = (days: number) => {
+  const [y, m, d] = indianToday().split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + days)).toISOString().slice(0, 10);
+};
+
+type Page = { data: ComplianceEntry[]; nextCursor: string | null };
+
+async function list(who: Staff, query: string): Promise<ComplianceEntry[]> {
+  const response = await getAs(t, who, `/api/compliance?${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json<Page>().data;
+}
+
+const review = (who: Staff, driverId: string, key: DocumentKey, body: Record<string, unknown>) =>
+  t.app.inject({
+    method: 'PATCH',
+    url: `/api/drivers/driver/${driverId}/documents/${key}`,
+    headers: who.headers,
+    payload: body,
+  });
+
+describe('document expiry and compliance', () => {
+  let w: DriverWorld;
+  beforeAll(async () => {
+    w = await createDriverWorld(t.db);
+    const { a1, a2, b1 } = w.drivers;
+    // a1: every mandatory document approved and valid, but its licence expires in 5 days.
+    // a2: its permit expired 3 days ago and its Aadhaar awaits review; b1 (another dealer): expired RC.
+    const row = (
+      driverId: string,
+      key: DocumentKey,
+      status: 'approved' | 'submitted',
+      expiresOn: string | null,
+    ) =>
+      buildDocumentRow(driverId, { key, status, expiresOn }, w.admin.id, `images/${driverId}/${key}.jpg`, 10);
+    await insertDocuments(t.db, [
+      ...MANDATORY_DOCUMENTS.map((key) =>
+        row(
+          a1.id,
+          key,
+          'approved',
+          key === 'aadharCard' ? null : key === 'driverLicence' ? day(5) : day(400),
+        ),
+      ),
+      ...MANDATORY_DOCUMENTS.map((key) =>
+        row(
+          a2.id,
+          key,
+          key === 'aadharCard' ? 'submitted' : 'approved',
+          key === 'aadharCard' ? null : key === 'vehiclePermit' ? day(-3) : day(60),
+        ),
+      ),
+      row(b1.id, 'rcCertificate', 'approved', day(-10)),
+    ]);
+  });
+
+  it('lists expired and expiring documents soonest first, awaiting review oldest first, in scope', async () => {
+    const { a1, a2, b1 } = w.drivers;
+    const mine = (entries: ComplianceEntry[]) =>
+      entries.filter((entry) => [a1.id, a2.id, b1.id].includes(entry.driverId));
+    const expired = mine(await list(w.admin, 'within=0&limit=200'));
+    expect(expired.map((entry) => [entry.driverId, entry.document])).toEqual([
+      [b1.id, 'rcCertificate'],
+      [a2.id, 'vehiclePermit'],
+    ]);
+    expect(expired[1]).toMatchObject({ expiresOn: day(-3), status: 'approved', label: 'Vehicle Permit' });
+    const week = mine(await list(w.admin, 'within=7&limit=200'));
+    expect(week.map((entry) => [entry.driverId, entry.document, entry.expiresOn])).toEqual([
+      [a1.id, 'driverLicence', day(5)],
+    ]);
+    const awaiting = mine(await list(w.admin, 'status=submitted&limit=200'));
+    expect(awaiting.map((entry) => [entry.driverId, entry.document])).toEqual([[a2.id, 'aadharCard']]);
+
+    // Dealer A sees its drivers only; the franchise of a1 sees a1 only.
+    const dealerExpired = await list(w.dealerA, 'within=0&limit=200');
+    expect(dealerExpired.map((entry) => entry.driverId)).toContain(a2.id);
+    expect(dealerExpired.map((entry) => entry.driverId)).not.toContain(b1.id);
+    expect(await list(w.franchiseA1, 'within=0')).toEqual([]);
+    const summary = (await getAs(t, w.franchiseA1, '/api/compliance/summary')).json<{
+      data: ComplianceSummary;
+    }>().data;
+    expect(summary).toEqual({ expired: 0, within1: 0, within7: 1, within30: 1, awaitingReview: 0 });
+  });
+
+  it('pages with a cursor and refuses a bad window', async () => {
+    const first = (await getAs(t, w.dealerA, '/api/compliance?within=366&limit=1')).json<Page>();
+    expect(first.data).toHaveLength(1);
+    const second = await list(w.dealerA, `within=366&limit=1&cursor=${first.nextCursor}`);
+    expect(second[0]!.expiresOn! >= first.data[0]!.expiresOn!).toBe(true);
+    expect(second[0]).not.toEqual(first.data[0]);
+    for (const query of ['within=-1', 'within=400', 'within=soon', 'cursor=forged']) {
+      const response = await getAs(t, w.admin, `/api/compliance?${query}`);
+      expect(response.statusCode, query).toBe(400);
+    }
+  });
+
+  it('marks drivers "not compliant" with the reasons, and filters them', async () => {
+    const { a1, a2 } = w.drivers;
+    const page = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}`);
+    const drivers = Object.values(page.json<{ data: Record<string, Driver> }>().data);
+    const byId = new Map(drivers.map((driver) => [driver.id, driver]));
+    expect(byId.get(a1.id)!.compliance).toEqual({ compliant: true, problems: [] });
+    expect(byId.get(a2.id)!.compliance).toEqual({
+      compliant: false,
+      problems: [
+        { document: 'aadharCard', problem: 'awaiting_review' },
+        { document: 'vehiclePermit', problem: 'expired' },
+      ],
+    });
+    const notCompliant = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}&compliance=not_compliant`);
+    expect(Object.keys(notCompliant.json<{ data: object }>().data)).toEqual([a2.id]);
+    expect(notCompliant.json<{ total: number }>().total).toBe(1);
+    const compliant = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}&compliance=compliant`);
+    expect(Object.keys(compliant.json<{ data: object }>().data)).toEqual([a1.id]);
+    const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a2.id}`);
+    expect(detail.json<{ data: Driver }>().data.compliance?.compliant).toBe(false);
+  });
+
+  it('takes an expiry at review: required and not past for an approval, only for documents that expire', async () => {
+    const { a2 } = w.drivers;
+    const permit = await review(w.admin, a2.id, 'vehiclePermit', { status: 'approved' });
+    expect(permit.statusCode).toBe(400);
+    expect(permit.json().error).toMatch(/expired: it cannot be approved/);
+    const past = await review(w.admin, a2.id, 'vehiclePermit', { status: 'approved', expiresOn: day(-1) });
+    expect(past.statusCode).toBe(400);
+    const unreal = await review(w.admin, a2.id, 'vehiclePermit', {
+      status: 'approved',
+      expiresOn: '2027-02-30',
+    });
+    expect(unreal.statusCode).toBe(400);
+    expect(unreal.json().error).toMatch(/real expiry date/);
+    const aadhaar = await review(w.admin, a2.id, 'aadharCard', { status: 'approved', expiresOn: day(30) });
+    expect(aadhaar.statusCode).toBe(400);
+    expect(aadhaar.json().error).toMatch(/does not expire/);
+
+    const renewed = await review(w.admin, a2.id, 'vehiclePermit', {
+      status: 'approved',
+      expiresOn: day(365),
+    });
+    expect(renewed.statusCode, renewed.body).toBe(200);
+    expect(renewed.json().data).toMatchObject({ status: 'approved', expires: true, expiresOn: day(365) });
+    const approved = await review(w.admin, a2.id, 'aadharCard', { status: 'approved' });
+    expect(approved.statusCode, approved.body).toBe(200);
+    const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a2.id}`);
+    expect(detail.json<{ data: Driver }>().data.compliance).toEqual({ compliant: true, problems: [] });
+  });
+
+  it('exports a view as the list shows it to the caller', async () => {
+    const csv = await fetchCsv(t, '/api/compliance/export.csv?within=0', w.dealerB.headers);
+    const listed = await list(w.dealerB, 'within=0&limit=200');
+    expect(csv.rows.map((row) => [row.ID, row.Document])).toEqual(
+      listed.map((entry) => [entry.driverId, entry.label]),
+    );
+    const rc = csv.rows.find((row) => row.ID === w.drivers.b1.id);
+    expect(rc).toMatchObject({
+      Document: 'RC Certificate',
+      'Expires on': day(-10).split('-').reverse().join('/'),
+    });
+    const ids = csv.rows.map((row) => row.ID);
+    expect(ids).not.toContain(w.drivers.a1.id);
+    expect(ids).not.toContain(w.drivers.a2.id);
+  });
+});

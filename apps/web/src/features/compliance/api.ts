@@ -1,0 +1,43 @@
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import type {
+  complianceListResponseSchema,
+  complianceSummaryResponseSchema,
+} from '@bmet/shared/schemas/compliance';
+import { apiRequest } from '../../lib/api-client';
+
+/** The views of the compliance screen, as the address names them. */
+export const COMPLIANCE_VIEWS = ['expired', '1', '7', '30', 'review'] as const;
+export type ComplianceView = (typeof COMPLIANCE_VIEWS)[number];
+
+/** The query of a view: `within` days, or the documents awaiting review. */
+function viewQuery(view: ComplianceView): URLSearchParams {
+  if (view === 'review') return new URLSearchParams({ status: 'submitted' });
+  return new URLSearchParams({ within: view === 'expired' ? '0' : view });
+}
+
+export function useComplianceList(view: ComplianceView) {
+  return useInfiniteQuery({
+    queryKey: ['compliance', 'list', view],
+    queryFn: ({ pageParam, signal }) => {
+      const params = viewQuery(view);
+      params.set('limit', '50');
+      if (pageParam) params.set('cursor', pageParam);
+      return apiRequest<typeof complianceListResponseSchema>('GET', `/compliance?${params.toString()}`, {
+        signal,
+      });
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useComplianceSummary() {
+  return useQuery({
+    queryKey: ['compliance', 'summary'],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof complianceSummaryResponseSchema>('GET', '/compliance/summary', { signal }).then(
+        (response) => response.data,
+      ),
+  });
+}

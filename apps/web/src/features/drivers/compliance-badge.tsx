@@ -1,0 +1,34 @@
+import { Text } from '@mantine/core';
+import { documentLabel } from '@bmet/shared/labels';
+import { m } from '@bmet/shared/paraglide/messages';
+import type { Compliance, ComplianceProblem } from '@bmet/shared/schemas/driver';
+import { Tag } from '../../components/row-parts';
+
+const PROBLEMS: Record<ComplianceProblem['problem'], (input: { document: string }) => string> = {
+  missing: m.complianceProblemMissing,
+  rejected: m.complianceProblemRejected,
+  awaiting_review: m.complianceProblemAwaitingReview,
+  expired: m.complianceProblemExpired,
+};
+
+/** Why a driver is not compliant, in words: "Driver Licence expired, Aadhar Card missing". */
+export function complianceReasons(compliance: Compliance): string {
+  return compliance.problems
+    .map(({ document, problem }) => PROBLEMS[problem]({ document: documentLabel(document) }))
+    .join(', ');
+}
+
+/** "Not compliant" with its reasons, for a driver whose mandatory documents are not all in order. */
+export function ComplianceBadge({ compliance }: { compliance: Compliance | undefined }) {
+  if (!compliance || compliance.compliant) return null;
+  return (
+    <span
+      style={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start', marginTop: 4 }}
+    >
+      <Tag color="red">{m.notCompliant()}</Tag>
+      <Text size="xs" c="dimmed">
+        {m.complianceReasons({ reasons: complianceReasons(compliance) })}
+      </Text>
+    </span>
+  );
+}
