@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { ExportSplitter } from './database-export';
+
+/** Splits `text` fed in chunks of `size` bytes, answering each record as section/key = value. */
+function split(text: string, size: number, wanted = (_section: string) => true): string[] {
+  const found: string[] = [];
+  const splitter = new ExportSplitter(wanted, (section, key, bytes) => {
+    found.push(`${section}/${key}=${bytes.toString('utf8')}`);
+  });
+  const bytes = Buffer.from(text, 'utf8');
+  for (let start = 0; start < bytes.length; start += size) splitter.push(bytes.subarray(start, start + size));
+  return found;
+}
+
+const EXPORT = JSON.stringify({
+  driver: {
+    d1: { name: 'Ravi "R" \\ Kumar', note: 'braces } { and ] [ in text', history: { h: { price: '₹250' } } },
+    'a"key': 42,
+  },
+  refers: { x: { y: 1 } },
+  trips: { t1: 'a string', t2: null, t3: [1, { a: 2 }], म: true },
+  list: [{ a: 1 }, 7],
+});
+
+describe('the export splitter', () => {
+  it('gives every second-level record with its key, whatever the chunk boundaries', () => {
+    const whole = split(EXPORT, EXPORT.length + 10);
+    expect(whole).toEqual([
+      `driver/d1=${JSON.stringify({ name: 'Ravi "R" \\ Kumar', note: 'braces } { and ] [ in text', history: { h: { price: '₹250' } } })}`,
+      'driver/a"key=42',
+      'refers/x={"y":1}',
+      'trips/t1="a string"',
+      'trips/t2=null',
+      'trips/t3=[1,{"a":2}]',
+      'trips/म=true',
+      'list/0={"a":1}',
+      'list/1=7',
+    ]);
+    // Every chunk size cuts a string, an escape or a multi-byte character somewhere.
+    for (const size of [1, 2, 3, 5, 7, 13]) expect(split(EXPORT, size)).toEqual(whole);
+  });
+
+  it('skips the sections it is not asked for', () => {
+    const found = split(EXPORT, 4, (section) => section === 'trips');
+    expect(found.map((entry) => entry.split('=')[0])).toEqual([
+      'trips/t1',
+      'trips/t2',
+      'trips/t3',
+      'trips/म',
+    ]);
+  });
+
+  it('keeps going through pretty-printed text', () => {
+    const pretty = JSON.stringify(JSON.parse(EXPORT), null, 2);
+    const records = split(pretty, 3).map((entry) => {
+      const [name, ...value] = entry.split('=');
+      return `${name}=${JSON.stringify(JSON.parse(value.join('=')))}`;
+    });
+    expect(records).toEqual(split(EXPORT, 1000));
+  });
+});

@@ -1,0 +1,261 @@
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { and, eq, sql } from 'drizzle-orm';
+import { parser } from 'stream-json/parser.js';
+import { pick } from 'stream-json/filters/pick.js';
+import { streamArray } from 'stream-json/streamers/stream-array.js';
+import { STATES, type Role } from '@bmet/shared/constants';
+import type { Db } from '../db/client';
+import { accounts, firebaseHashParams } from '../db/schema';
+import {
+  fingerprintHashParams,
+  sealHashSecrets,
+  type FirebaseHashParams,
+} from '../modules/auth/firebase-password';
+import { isRecord, textOf, timeOf } from './firebase-values';
+import { describe } from './records';
+import { note, skip, type ImportKind, type ImportReport } from './report';
+
+/** A user of the Authentication export who signs in with an email (staff, or a would-be one). */
+export type AuthUser = {
+  uid: string;
+  email: string;
+  displayName: string | null;
+  role: Role | null;
+  disabled: boolean;
+  passwordHash: string | null;
+  salt: string | null;
+  createdAt: Date | null;
+};
+
+/** The password an account gets: none usable, or an imported Firebase hash. */
+type ImportedPassword = { hash: string; salt: string; paramsId: string } | null;
+
+/** Never an argon2id hash: an account with it has no usable password until a reset. */
+export const NO_PASSWORD = '!';
+
+function roleOf(customAttributes: unknown): Role | null {
+  let claims: unknown = customAttributes;
+  if (typeof customAttributes === 'string') {
+    try {
+      claims = JSON.parse(customAttributes);
+    } catch {
+      return null;
+    }
+  }
+  if (!isRecord(claims)) return null;
+  return (['admin', 'city_dealer', 'franchise'] as const).find((role) => claims[role] === true) ?? null;
+}
+
+/**
+ * Reads the Authentication export (`{"users": [...]}`) as a stream, keeping the users who sign in
+ * with an email: staff, by their claims. Phone users (drivers, customers) are passed over.
+ */
+export async function readAuthExport(path: string): Promise<Map<string, AuthUser>> {
+  const users = new Map<string, AuthUser>();
+  await pipeline(
+    createReadStream(path),
+    parser.asStream(),
+    pick.asStream({ filter: 'users' }),
+    streamArray.asStream(),
+    async function (items: AsyncIterable<{ value: unknown }>) {
+      for await (const { value } of items) {
+        if (!isRecord(value)) continue;
+        const uid = textOf(value.localId);
+        const email = textOf(value.email);
+        if (!uid || !email) continue;
+        users.set(uid, {
+          uid,
+          email,
+          displayName: textOf(value.displayName),
+          role: roleOf(value.customAttributes),
+          disabled: value.disabled === true,
+          passwordHash: textOf(value.passwordHash),
+          salt: textOf(value.salt),
+          createdAt: timeOf(value.createdAt),
+        });
+      }
+    },
+  );
+  return users;
+}
+
+/** Stores the project's hash parameters (sealed) once, and answers their row's id. */
+export async function storeHashParams(
+  db: Db,
+  params: FirebaseHashParams,
+  jwtSecret: string,
+): Promise<string> {
+  const [row] = await db
+    .insert(firebaseHashParams)
+    .values({
+      fingerprint: fingerprintHashParams(params),
+      sealed: sealHashSecrets(params, jwtSecret),
+      rounds: params.rounds,
+      memCost: params.memCost,
+    })
+    // Sealed again under the JWT_SECRET of today: an import after a rotation makes them readable.
+    .onConflictDoUpdate({ target: firebaseHashParams.fingerprint, set: { sealed: sql`excluded.sealed` } })
+    .returning({ id: firebaseHashParams.id });
+  return row!.id;
+}
+
+type AccountFields = {
+  email: string;
+  displayName: string | null;
+  role: Role;
+  disabled: boolean;
+  state?: string | null;
+  createdAt?: Date | null;
+};
+
+export class StaffImport {
+  /** Franchise uid to its dealer's uid, linked once every account exists. */
+  private readonly dealerOf = new Map<string, string>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly report: ImportReport,
+    private readonly users: Map<string, AuthUser>,
+    private readonly hashParamsId: string | null,
+  ) {}
+
+  /** The staff of the Authentication export: users whose claims carry a role. */
+  async importAuthUsers(): Promise<void> {
+    for (const user of this.users.values()) {
+      if (!user.role) continue;
+      const fields = {
+        email: user.email,
+        displayName: user.displayName,
+        role: user.role,
+        disabled: user.disabled,
+        createdAt: user.createdAt,
+      };
+      await this.writeAccount('staffAccounts', user.uid, fields);
+    }
+  }
+
+  /** A city_dealer/{uid} or franchise/{uid} node. */
+  async importNode(role: 'city_dealer' | 'franchise', uid: string, value: unknown): Promise<void> {
+    const kind: ImportKind = role === 'city_dealer' ? 'dealers' : 'franchises';
+    if (!isRecord(value)) return skip(this.report, kind, uid, `not a record (${describe(value)})`);
+    const user = this.users.get(uid);
+    const email = textOf(value.email) ?? user?.email;
+    if (!email) return skip(this.report, kind, uid, 'no email, here or in the Authentication export');
+    let state = textOf(value.state)?.toLowerCase() ?? null;
+    if (state && !(STATES as readonly string[]).includes(state)) {
+      note(this.report, kind, uid, 'repaired', `state "${state}" is not one of the 30: left out`);
+      state = null;
+    }
+    if (role === 'franchise') {
+      const dealer = textOf(value.city_dealer);
+      if (dealer) this.dealerOf.set(uid, dealer);
+    }
+    const fields = {
+      email,
+      // What the Authentication export says wins, as in importAuthUsers: a second run changes nothing.
+      displayName: user?.displayName ?? textOf(value.name),
+      role: user?.role ?? role,
+      disabled: user?.disabled ?? false,
+      state,
+      createdAt: user?.createdAt ?? timeOf(value.createdAt),
+    };
+    if (user?.role && user.role !== role) {
+      note(
+        this.report,
+        kind,
+        uid,
+        'listed',
+        `the Authentication claims say ${user.role}: kept as ${user.role}`,
+      );
+    }
+    await this.writeAccount(kind, uid, fields);
+  }
+
+  /** Links each franchise to its dealer, now that both exist (whatever order the export had). */
+  async linkFranchises(): Promise<void> {
+    for (const [franchise, dealer] of this.dealerOf) {
+      const [found] = await this.db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(and(eq(accounts.firebaseKey, dealer), eq(accounts.role, 'city_dealer')));
+      if (!found) {
+        note(
+          this.report,
+          'franchises',
+          franchise,
+          'repaired',
+          `its city dealer ${dealer} does not exist: left without one`,
+        );
+        continue;
+      }
+      await this.db
+        .update(accounts)
+        .set({ dealerId: found.id })
+        .where(
+          and(eq(accounts.firebaseKey, franchise), sql`${accounts.dealerId} is distinct from ${found.id}`),
+        );
+    }
+  }
+
+  private passwordOf(uid: string): ImportedPassword {
+    const user = this.users.get(uid);
+    if (!user?.passwordHash || !user.salt || !this.hashParamsId) return null;
+    return { hash: user.passwordHash, salt: user.salt, paramsId: this.hashParamsId };
+  }
+
+  private async writeAccount(kind: ImportKind, uid: string, fields: AccountFields): Promise<void> {
+    const { db, report } = this;
+    const [existing] = await db.select().from(accounts).where(eq(accounts.firebaseKey, uid)).limit(1);
+    const [sameEmail] = await db
+      .select({ id: accounts.id, firebaseKey: accounts.firebaseKey })
+      .from(accounts)
+      .where(sql`lower(${accounts.email}) = lower(${fields.email})`)
+      .limit(1);
+    if (sameEmail && sameEmail.id !== existing?.id) {
+      return skip(report, kind, uid, `the email ${fields.email} belongs to another account already`);
+    }
+    const password = this.passwordOf(uid);
+    // A password set or used here already (argon2id) is never replaced by the export's.
+    const ownPassword =
+      existing && !existing.firebasePasswordHash && existing.passwordHash.startsWith('$argon2');
+    const passwordFields = ownPassword
+      ? {}
+      : {
+          firebasePasswordHash: password?.hash ?? null,
+          firebasePasswordSalt: password?.salt ?? null,
+          firebaseHashParamsId: password?.paramsId ?? null,
+        };
+    if (!ownPassword && !password) {
+      note(report, kind, uid, 'listed', `${fields.email} has no usable password: send a reset link`);
+    }
+    const values = {
+      email: fields.email,
+      displayName: fields.displayName,
+      role: fields.role,
+      disabled: fields.disabled,
+      ...(fields.state !== undefined ? { state: fields.state } : {}),
+      ...(fields.createdAt ? { createdAt: fields.createdAt } : {}),
+      ...passwordFields,
+    };
+    if (!existing) {
+      await db.insert(accounts).values({ ...values, firebaseKey: uid, passwordHash: NO_PASSWORD });
+      report.counts[kind].new++;
+      return;
+    }
+    const changed = Object.entries(values).some(
+      ([name, value]) => !same(existing[name as keyof typeof existing], value),
+    );
+    if (!changed) {
+      report.counts[kind].unchanged++;
+      return;
+    }
+    await db.update(accounts).set(values).where(eq(accounts.id, existing.id));
+    report.counts[kind].updated++;
+  }
+}
+
+function same(a: unknown, b: unknown): boolean {
+  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  return (a ?? null) === (b ?? null);
+}
