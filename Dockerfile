@@ -8,6 +8,7 @@ WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
   && npm run build --workspace @bmet/web \
+  && npm run build --workspace @bmet/api \
   && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:22-bookworm-slim
@@ -17,6 +18,11 @@ ENV NODE_ENV=production \
     DATA_DIR=/data \
     LOG_PRETTY=false
 WORKDIR /app
+# Fonts for the watermark drawn on Aadhaar and PAN card images (names in Latin or Devanagari):
+# the slim image has none, and the text would come out as empty boxes.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends fonts-dejavu-core fonts-lohit-deva \
+  && rm -rf /var/lib/apt/lists/*
 COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /data && chown node:node /data
 USER node
@@ -24,4 +30,5 @@ VOLUME /data
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
-CMD ["npm", "run", "start", "--workspace", "@bmet/api"]
+# The compiled server as process 1: it receives the stop signal itself and closes the database.
+CMD ["node", "apps/api/dist/server.js"]

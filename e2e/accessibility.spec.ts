@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signInThroughUi, test } from './fixtures';
-import { screenTitle, STAFF_ROUTES } from './routes';
+import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
 /**
  * axe-core on every screen, in both colour schemes and at both widths (the phone project runs the
@@ -81,7 +81,7 @@ for (const [width, tag] of [
           for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
             await page.goto(route.path);
             await expect(screenTitle(page, route.title)).toBeVisible();
-            await page.waitForLoadState('networkidle');
+            await screenLoaded(page, route.path);
             await page.waitForTimeout(300);
             expect(await seriousViolations(page), route.path).toEqual([]);
           }
@@ -94,7 +94,7 @@ for (const [width, tag] of [
           if (screen.title) {
             await page.goto(screen.path.split(' ')[0]!);
             await expect(screenTitle(page, screen.title)).toBeVisible();
-            await page.waitForLoadState('networkidle');
+            await screenLoaded(page, screen.path.split(' ')[0]!);
             await screen.open?.(page);
           } else {
             await page.goto('/drivers');

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { ACCOUNTS, DEMO_PASSWORD, expect, fetchDrivers, test, type Role } from './fixtures';
-import { STAFF_ROUTES } from './routes';
+import { screenLoaded, STAFF_ROUTES } from './routes';
 import { englishOnlyPatterns } from './texts';
 
 const ENGLISH_ONLY = englishOnlyPatterns();
@@ -140,7 +140,7 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
       for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
         await page.goto(route.path);
         await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        await screenLoaded(page, route.path);
         found.push(...(await untranslated(page)).map((text) => `${route.path} ${text}`));
       }
       // A driver's dashboard, and a trip opened from the list.

@@ -1,5 +1,5 @@
 import { expect, signInThroughUi, test } from './fixtures';
-import { screenTitle, STAFF_ROUTES } from './routes';
+import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
 test.describe('on a phone', { tag: '@phone' }, () => {
   test('signs in and follows a link from the navigation behind the burger', async ({ page }) => {
@@ -135,7 +135,7 @@ test.describe('every screen on a phone', { tag: '@phone' }, () => {
       for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
         await page.goto(route.path);
         await expect(screenTitle(page, route.title)).toBeVisible();
-        await page.waitForLoadState('networkidle');
+        await screenLoaded(page, route.path);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${route.path} scrolls sideways`).toBeLessThanOrEqual(0);
         await testInfo.attach(`${role} ${route.path}`, {

@@ -7,8 +7,10 @@ import type { Role } from './fixtures';
  */
 export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[] }[] = [
   { path: '/welcome', title: /^Welcome .+ to Book-My-ETaxi$/, roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/dashboard', title: 'Dashboard', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/trips', title: 'List of Trips', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/drivers', title: 'Driver List', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/fleet', title: 'Fleet map', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/customers', title: 'Customers', roles: ['admin'] },
   { path: '/createCityDealer', title: 'City Dealer sign up', roles: ['admin'] },
   { path: '/createfranchise', title: 'Franchise Sign up', roles: ['admin', 'city_dealer'] },
@@ -17,11 +19,15 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/profile', title: 'Profile', roles: ['admin'] },
   { path: '/update-password', title: 'Update Password', roles: ['admin'] },
   { path: '/manage-prices', title: 'Manage Car Rates by State', roles: ['admin'] },
+  { path: '/compliance', title: 'Document compliance', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/audit', title: 'Audit trail', roles: ['admin', 'city_dealer'] },
 ];
 
-/** The navigation bar per role, in the spec's order. */
+/** The navigation bar per role: the dashboard first, then the spec's order. */
 export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
   admin: [
+    { label: 'Dashboard', path: '/dashboard' },
+    { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
     { label: 'Trips', path: '/trips' },
     { label: 'Update Password', path: '/update-password' },
@@ -31,16 +37,25 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Franchises', path: '/displayFranchise' },
     { label: 'Create Franchise', path: '/createfranchise' },
     { label: 'City Dealers', path: '/cityDealer' },
+    { label: 'Compliance', path: '/compliance' },
+    { label: 'Audit trail', path: '/audit' },
   ],
   city_dealer: [
+    { label: 'Dashboard', path: '/dashboard' },
+    { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
     { label: 'Trips', path: '/trips' },
     { label: 'Franchises', path: '/displayFranchise' },
     { label: 'Create Franchise', path: '/createfranchise' },
+    { label: 'Compliance', path: '/compliance' },
+    { label: 'Audit trail', path: '/audit' },
   ],
   franchise: [
+    { label: 'Dashboard', path: '/dashboard' },
+    { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
     { label: 'Trips', path: '/trips' },
+    { label: 'Compliance', path: '/compliance' },
   ],
 };
 
@@ -49,6 +64,15 @@ export function titleOf(path: string): string | RegExp {
   const route = STAFF_ROUTES.find((r) => r.path.toLowerCase() === path.toLowerCase());
   if (!route) throw new Error(`No route ${path} in the route table`);
   return route.title;
+}
+
+/**
+ * Waits until a screen has shown what it loads. The fleet map holds its live stream open, so the
+ * network never goes quiet there: it marks itself loaded instead.
+ */
+export async function screenLoaded(page: Page, path: string) {
+  if (path.toLowerCase() === '/fleet') await page.locator('[data-fleet-loaded] .fleet-map').waitFor();
+  else await page.waitForLoadState('networkidle');
 }
 
 /** The heading that carries a screen's title (whole text, not a part of a longer heading). */

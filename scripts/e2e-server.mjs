@@ -1,6 +1,6 @@
 // Starts the real server for the browser tests on a fresh database with the demo data.
 // Run by Playwright's webServer; it stops the server with SIGTERM, which is passed on.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -46,9 +46,12 @@ const env = { ...process.env };
 delete env.DATABASE_URL;
 delete env.DEMO_DATA;
 
-// tsx as a loader in one node process, not `npx tsx`: npx and its shell do not pass SIGTERM on,
-// which would leave the server running after the tests.
-const child = spawn(process.execPath, ['--import', 'tsx', 'apps/api/src/server.ts'], {
+// The compiled server, as `npm start` and the container run it, built afresh from the sources
+// (a fraction of a second). Run by node itself, not through npm or npx: those and their shells do
+// not pass SIGTERM on, which would leave the server running after the tests.
+const build = spawnSync(process.execPath, ['apps/api/scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
+if (build.status !== 0) process.exit(1);
+const child = spawn(process.execPath, ['apps/api/dist/server.js'], {
   cwd: root,
   stdio: 'inherit',
   env: {

@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { BOOT_SCRIPT } from '@bmet/shared/boot-script';
 import {
@@ -26,11 +26,17 @@ import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
 import { accountRoutes } from './modules/accounts/routes';
 import { authRoutes } from './modules/auth/routes';
+import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
+import { withoutTicket } from './modules/auth/download-tickets';
+import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
+import { auditRoutes } from './modules/audit/routes';
+import { complianceRoutes } from './modules/compliance/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { driverLocationRoutes } from './modules/driver-locations/routes';
 import { driverRoutes } from './modules/drivers/routes';
 import { settingsRoutes } from './modules/settings/routes';
+import { statsRoutes } from './modules/stats/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
@@ -51,6 +57,10 @@ export type AppOptions = {
   objectStore: ObjectStore;
   locationBus: LocationBus;
   logger?: FastifyServerOptions['logger'];
+  /** Connections the database pool may open (1 for the embedded database), for the metrics. */
+  poolSize?: number;
+  /** The route `npm run backup` streams a backup from: the server on the embedded database only. */
+  backup?: BackupRoutesOptions;
 };
 
 /** Defaults of the limits a deployment may tune (config.ts reads them from the environment). */
@@ -58,11 +68,19 @@ export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1200;
 
 /** Builds the whole server without listening: used by server.ts and by the tests (inject). */
-export async function buildApp({ config, db, objectStore, locationBus, logger = false }: AppOptions) {
+export async function buildApp({
+  config,
+  db,
+  objectStore,
+  locationBus,
+  logger = false,
+  poolSize = 1,
+  backup,
+}: AppOptions) {
   const requestTimeoutMs = (config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
   const behindProxy = config.trustProxy !== false;
   const app = Fastify({
-    logger,
+    logger: withRequestSerializer(logger),
     // A hop count trusts the addresses the nearest proxies appended (proxy-addr's rule for a number).
     trustProxy:
       typeof config.trustProxy === 'number'
@@ -122,7 +140,10 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   });
 
   await app.register(languagePlugin);
-  await app.register(metricsPlugin, { token: config.metricsToken });
+  await app.register(metricsPlugin, {
+    token: config.metricsToken,
+    pool: { db, size: poolSize },
+  });
   await app.register(errorsPlugin);
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -224,7 +245,10 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
         description: 'Every path answers JSON; errors share one body: { error, code, fieldErrors? }.',
       },
       components: {
-        securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          downloadTicket: { type: 'apiKey', in: 'query', name: 'ticket' },
+        },
       },
       security: [{ bearer: [] }],
     },
@@ -253,20 +277,48 @@ export async function buildApp({ config, db, objectStore, locationBus, logger = 
   await app.register(
     async (api) => {
       await api.register(authRoutes, { db, ...config });
+      await api.register(downloadTicketRoutes, { db });
       await api.register(settingsRoutes, config);
       await api.register(healthRoutes, { db, locationBus });
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, { db, locationBus, accessEvents });
       await api.register(tripRoutes, { db });
+      await api.register(statsRoutes, { db });
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db });
       await api.register(accountRoutes, { db });
+      await api.register(auditRoutes, { db });
+      await api.register(complianceRoutes, { db });
+      if (backup) await api.register(backupRoutes, backup);
     },
     { prefix: '/api' },
   );
 
   await app.register(webPlugin, { webDist: config.webDist });
   return app;
+}
+
+/**
+ * Requests are logged as Fastify logs them, but a download ticket in an address is a credential:
+ * it never reaches the log.
+ */
+function withRequestSerializer(logger: AppOptions['logger']): AppOptions['logger'] {
+  if (!logger) return logger;
+  const options = logger === true ? {} : logger;
+  return {
+    ...options,
+    serializers: {
+      ...options.serializers,
+      req: (request: FastifyRequest) => ({
+        method: request.method,
+        url: withoutTicket(request.url),
+        version: request.headers['accept-version'] as string | undefined,
+        host: request.host,
+        remoteAddress: request.ip,
+        remotePort: request.socket?.remotePort,
+      }),
+    },
+  };
 }
 
 /** What an answer given before any hook (a parser or router error) carries, as every answer does. */

@@ -1,13 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, join, resolve } from 'node:path';
 import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
+import { REPO_ROOT } from './paths';
 
-/** The repository root, so that ./data means the same folder whichever workspace runs the script. */
-export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+export { REPO_ROOT } from './paths';
 
 const booleanFromEnv = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'], {

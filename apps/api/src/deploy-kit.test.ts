@@ -37,8 +37,11 @@ describe('the deploy kit', () => {
       const scripts = workspace === '@bmet/api' ? api : workspace === '@bmet/web' ? web : root;
       expect(scripts.has(script!), `npm run ${script} ${workspace ?? ''}`).toBe(true);
     }
-    expect(dockerfile).toContain('"npm", "run", "start", "--workspace", "@bmet/api"');
-    expect(api.has('start')).toBe(true);
+    // The container runs the compiled server that `npm start` runs, built in the first stage.
+    expect(dockerfile).toContain('npm run build --workspace @bmet/api');
+    const start = read('apps/api/package.json').match(/"start": "node (dist\/[\w.]+)"/)?.[1];
+    expect(start).toBeDefined();
+    expect(dockerfile).toContain(`CMD ["node", "apps/api/${start}"]`);
   });
 
   it('two console instances share what several instances need, with variables of the configuration only', () => {

@@ -1,11 +1,16 @@
+import type { Writable } from 'node:stream';
 import { buildApp } from './app';
 import { createLocationBus } from './infra/create-location-bus';
 import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
-import { analyzeDatabase, openDatabase } from './db/client';
+import { analyzeDatabase, openDatabase, POOL_SIZE } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
 import { isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
 import { removeExpiredRows } from './infra/expired-rows';
+import { createMailer } from './infra/mailer';
+import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
+import { writeBackup } from './infra/backup';
+import { loopbackUrl, newControlKey, writeControl } from './infra/backup-control';
 
 const ANALYZE_EVERY_MS = 6 * 3_600_000;
 const CLEAN_UP_EVERY_MS = 3_600_000;
@@ -36,7 +41,25 @@ async function main() {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const objectStore = createObjectStore(config.objectStore);
   const locationBus = await createLocationBus(config.redisUrl);
-  const app = await buildApp({ config, db: database.db, objectStore, locationBus, logger });
+  // This server holds the embedded database: `npm run backup` asks it for the backup, through a
+  // route opened by the key it leaves in the data folder once listening.
+  const dump = database.dump;
+  const objectsRoot = config.objectStore.kind === 'local' ? config.objectStore.root : null;
+  const backup = dump
+    ? {
+        key: newControlKey(),
+        write: (out: Writable) => writeBackup({ database: { dump }, objectsRoot }, out),
+      }
+    : undefined;
+  const app = await buildApp({
+    config,
+    db: database.db,
+    objectStore,
+    locationBus,
+    logger,
+    poolSize: database.kind === 'postgres' ? POOL_SIZE : 1,
+    backup,
+  });
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
@@ -73,10 +96,26 @@ async function main() {
   firstCleanUp.unref();
   cleanUpTimer.unref();
 
+  // Documents expiring within 30, 7 or 1 days are mailed to their franchises and city dealers
+  // daily at 09:00 IST, by one instance at a time (`npm run compliance:remind` does it now).
+  const reminderMailer = createMailer({
+    smtpUrl: config.mail.smtpUrl,
+    from: config.mail.from,
+    logger: app.log,
+  });
+  const reminders = scheduleExpiryReminders({
+    db: database.db,
+    mailer: reminderMailer,
+    appUrl: config.mail.appUrl,
+    log: app.log,
+  });
+
   let closing = false;
+  let removeControl = () => {};
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
+    removeControl();
     app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
@@ -87,6 +126,8 @@ async function main() {
     clearTimeout(firstCleanUp);
     clearInterval(cleanUpTimer);
     try {
+      await reminders.stop();
+      reminderMailer.close();
       await app.close();
       await locationBus.close();
       await database.close();
@@ -100,6 +141,8 @@ async function main() {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  if (backup)
+    removeControl = writeControl(config.dataDir, { url: loopbackUrl(app.addresses()), key: backup.key });
   const url = `http://localhost:${config.port}`;
   const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   app.log.info({ url, database: store }, `Book-My-ETaxi staff console: ${url}`);
@@ -111,7 +154,7 @@ async function main() {
     );
   }
   if (!config.mail.smtpUrl)
-    app.log.info('No SMTP_URL: mails (password reset links) are printed to this log.');
+    app.log.info('No SMTP_URL: mails (password reset links, expiry reminders) are printed to this log.');
   for (const warning of severalInstanceWarnings(config)) app.log.warn(warning);
   app.log.info(`Sign in at ${url}/admin  ·  API docs at ${url}/api/docs`);
 }

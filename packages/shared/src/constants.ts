@@ -95,6 +95,11 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
 export const WELCOME_ANIMATION_MS = 6000;
+
+/** The dashboard counts a driver as active now when its last position is at most this old. */
+export const ACTIVE_DRIVER_MINUTES = 10;
+/** The longest period the dashboard answers for, in days. */
+export const STATS_MAX_DAYS = 366;
 export const LOCATION_POLL_MS = 5000;
 
 /** Review states of a driver's document. */

@@ -1,4 +1,4 @@
-import type { CarType, DocumentKey, DocumentStatus, State } from './constants';
+import type { CarType, DocumentKey, DocumentStatus, State, TripStatus } from './constants';
 import { m } from './paraglide/messages.js';
 
 // Switches rather than lookup tables: a screen that names only car types carries only their texts.
@@ -18,6 +18,22 @@ export function carTypeLabel(type: CarType): string {
       return m.carTypeErickshaw();
     case 'auto':
       return m.carTypeAuto();
+  }
+}
+
+/** How a trip's status is named on screen, in the current language. */
+export function tripStatusLabel(status: TripStatus): string {
+  switch (status) {
+    case 'requested':
+      return m.tripsStatusRequested();
+    case 'assigned':
+      return m.tripsStatusAssigned();
+    case 'started':
+      return m.tripsStatusStarted();
+    case 'completed':
+      return m.tripsStatusCompleted();
+    case 'cancelled':
+      return m.tripsStatusCancelled();
   }
 }
 

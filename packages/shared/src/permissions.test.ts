@@ -44,7 +44,16 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['drivers', 'review'], ADMIN_DEALER, 'decisions: document review workflow'],
   [['drivers', 'devices'], ALL, 'issue 3: staff issue and revoke device tokens'],
   [['trips', 'feedback'], ALL, 'decisions: trip feedback saved on the server'],
+  // The live fleet map follows each caller's driver scope.
+  [['fleet', 'view'], ALL, 'issue: the live fleet map, every role'],
+  // The dashboard follows each caller's trip scope; franchise figures mean nothing to a franchise,
+  // and only admins span several states.
+  [['stats', 'view'], ALL, 'issue: the operations dashboard, every role'],
+  [['stats', 'franchises'], ADMIN_DEALER, 'issue: trips and revenue by franchise (admin and city dealer)'],
+  [['stats', 'states'], ADMIN, 'issue: trips and revenue by state (admin)'],
   // Editing and removing dealers and franchises belong to those who create them.
+  [['audit', 'list'], ADMIN_DEALER, 'issue: the audit trail (admin; a city dealer its records)'],
+  [['compliance', 'list'], ALL, 'issue: /compliance, every role in scope'],
   [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],
   [['city-dealers', 'delete'], ADMIN, 'spec 7: DELETE /city_dealer/{id} from the admin list'],
   [['franchises', 'update'], ADMIN_DEALER, 'decisions: creators manage their franchises'],

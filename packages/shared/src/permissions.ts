@@ -11,6 +11,8 @@ const ADMIN_DEALER: readonly Role[] = ['admin', 'city_dealer'];
  */
 export const PERMISSIONS = {
   welcome: { view: ALL },
+  /** The dashboard's figures: every role, over its own scope; by state for admins only. */
+  stats: { view: ALL, franchises: ADMIN_DEALER, states: ADMIN },
   profile: { view: ADMIN, update: ADMIN },
   drivers: {
     list: ALL,
@@ -23,12 +25,15 @@ export const PERMISSIONS = {
     devices: ALL,
   },
   trips: { list: ALL, view: ALL, feedback: ALL },
+  fleet: { view: ALL },
   customers: { list: ADMIN, view: ADMIN },
   'city-dealers': { list: ADMIN, create: ADMIN, update: ADMIN, delete: ADMIN },
   franchises: { list: ADMIN_DEALER, create: ADMIN_DEALER, update: ADMIN_DEALER },
   admins: { list: ADMIN },
   passwords: { update: ADMIN },
   'car-rates': { list: ADMIN, update: ADMIN },
+  audit: { list: ADMIN_DEALER },
+  compliance: { list: ALL },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

@@ -55,5 +55,5 @@ export async function startServer(database: { url?: string; env?: Record<string,
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { baseUrl, stop, errors: () => errors, log: () => log };
+  return { baseUrl, pid: child.pid!, stop, errors: () => errors, log: () => log };
 }

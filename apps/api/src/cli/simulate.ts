@@ -10,14 +10,23 @@ Moves demo drivers around their cities through the API, as their phones would: s
 demo admin, issues a device token per driver ('Simulator'), reports positions every interval, and
 revokes the tokens when it stops (after --minutes, or on Ctrl-C).
 
-  --drivers N      how many drivers to move (default 25; drivers with a known position)
+  --drivers N      how many drivers to move (default 25, at most 10,000; drivers with a known position)
   --interval S     seconds between reports, at least 1 (default 2)
   --minutes M      stop after this long (default 30)
   --email E        the admin to sign in as (default admin@bookmyetaxi.test)
 
-Environment: API_URL (default http://localhost:3000), DEMO_PASSWORD (default etaxi-demo-2026).`;
+Environment: API_URL (default http://localhost:3000), DEMO_PASSWORD (default etaxi-demo-2026).
+
+Every report counts toward the server's limit per client address (RATE_LIMIT_PER_MINUTE, 1200 by
+default): for a large fleet start the server with a higher one, for example 10,000 drivers every
+5 s with RATE_LIMIT_PER_MINUTE=200000, and seed that many drivers (npm run seed -- --drivers 12000).`;
 
 type Options = { drivers: number; interval: number; minutes: number; email: string };
+
+/** Device tokens issued at once when the run starts. */
+const ISSUE_AT_ONCE = 16;
+/** Reports of a tick go out in slices this far apart. */
+const SLICE_MS = 50;
 
 function readOptions(): Options | null {
   const { values } = parseArgs({
@@ -38,7 +47,7 @@ function readOptions(): Options | null {
     return value;
   };
   return {
-    drivers: number('drivers', values.drivers, 1, 1000, true),
+    drivers: number('drivers', values.drivers, 1, 10_000, true),
     // The report endpoint allows 60 reports a minute per device token.
     interval: number('interval', values.interval, 1, 600),
     minutes: number('minutes', values.minutes, 0.1, 24 * 60),
@@ -140,7 +149,7 @@ async function main() {
   // Drivers with a known position, page by page, until there are enough.
   const picked: { id: string; name: string; lat: number; long: number }[] = [];
   let cursor: string | null = null;
-  for (let page = 0; page < 50 && picked.length < options.drivers; page++) {
+  for (let page = 0; page < 500 && picked.length < options.drivers; page++) {
     const query = new URLSearchParams({ limit: '200', ...(cursor ? { cursor } : {}) });
     const list: z.infer<typeof driverListResponseSchema> = await call(base, 'GET', `/drivers?${query}`, {
       token: adminToken,
@@ -173,21 +182,28 @@ async function main() {
 
   const simulated: Simulated[] = [];
   try {
-    for (const driver of picked) {
-      if (stop.signal.aborted) break;
-      const issued = await call(base, 'POST', `/drivers/driver/${driver.id}/device-tokens`, {
-        token: adminToken,
-        body: { label: 'Simulator' },
-        schema: issuedDeviceTokenResponseSchema,
-      });
-      simulated.push({
-        id: driver.id,
-        name: driver.name,
-        tokenId: issued.data.id,
-        token: issued.data.token,
-        vehicle: startVehicle({ lat: driver.lat, long: driver.long }),
-        live: true,
-      });
+    // A few at a time: a fleet of thousands would take minutes one by one.
+    for (let i = 0; i < picked.length && !stop.signal.aborted; i += ISSUE_AT_ONCE) {
+      const issued = await Promise.all(
+        picked.slice(i, i + ISSUE_AT_ONCE).map(async (driver) => {
+          const token = await call(base, 'POST', `/drivers/driver/${driver.id}/device-tokens`, {
+            token: adminToken,
+            body: { label: 'Simulator' },
+            schema: issuedDeviceTokenResponseSchema,
+          });
+          return { driver, token };
+        }),
+      );
+      for (const { driver, token } of issued) {
+        simulated.push({
+          id: driver.id,
+          name: driver.name,
+          tokenId: token.data.id,
+          token: token.data.token,
+          vehicle: startVehicle({ lat: driver.lat, long: driver.long }),
+          live: true,
+        });
+      }
     }
     console.log(
       `${time()} moving ${simulated.length} drivers every ${options.interval} s for ${options.minutes} min ` +
@@ -205,25 +221,33 @@ async function main() {
         break;
       }
       const speeds: number[] = [];
-      const outcomes = await Promise.all(
-        live.map(async (driver) => {
-          speeds.push(drive(driver.vehicle, options.interval));
-          try {
-            await call(base, 'POST', '/driver-app/location', {
-              token: driver.token,
-              body: { ...gpsReading(driver.vehicle.position), recordedAt: new Date().toISOString() },
-            });
-            return 'ok';
-          } catch (error) {
-            // A token revoked from the dashboard (or a driver deleted) ends that driver's run.
-            if (error instanceof ApiError && error.status === 401) {
-              driver.live = false;
-              console.log(`${time()} ${driver.name}: device token no longer accepted; leaving it parked`);
-            }
-            return error instanceof ApiError ? String(error.status) : 'unreachable';
+      const reportOne = async (driver: Simulated) => {
+        speeds.push(drive(driver.vehicle, options.interval));
+        try {
+          await call(base, 'POST', '/driver-app/location', {
+            token: driver.token,
+            body: { ...gpsReading(driver.vehicle.position), recordedAt: new Date().toISOString() },
+          });
+          return 'ok';
+        } catch (error) {
+          // A token revoked from the dashboard (or a driver deleted) ends that driver's run.
+          if (error instanceof ApiError && error.status === 401) {
+            driver.live = false;
+            console.log(`${time()} ${driver.name}: device token no longer accepted; leaving it parked`);
           }
-        }),
-      );
+          return error instanceof ApiError ? String(error.status) : 'unreachable';
+        }
+      };
+      // The reports of one interval are spread over its first half, as phones are not in step.
+      const slices = Math.max(1, Math.min(live.length, Math.floor((options.interval * 1000) / 2 / SLICE_MS)));
+      const pending: Promise<string>[] = [];
+      for (let slice = 0; slice < slices && !stop.signal.aborted; slice++) {
+        const from = Math.floor((slice * live.length) / slices);
+        const to = Math.floor(((slice + 1) * live.length) / slices);
+        pending.push(...live.slice(from, to).map(reportOne));
+        if (slice < slices - 1) await sleep(SLICE_MS, stop.signal);
+      }
+      const outcomes = await Promise.all(pending);
       const counts = new Map<string, number>();
       for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
       const failures = [...counts].filter(([outcome]) => outcome !== 'ok');

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql } from 'drizzle-orm';
@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
+import { MIGRATIONS } from '../paths';
 import { lockDataDir } from './data-dir-lock';
 import { preparingStatements } from './prepared-statements';
 import * as schema from './schema';
@@ -18,10 +19,19 @@ export type Schema = typeof schema;
 /** The Drizzle database, whichever driver runs underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** Runs one SQL statement and answers its rows. */
+export type SqlReader = (text: string) => Promise<Record<string, unknown>[]>;
+
 export type Database = {
   db: Db;
   kind: 'pglite' | 'postgres';
   close: () => Promise<void>;
+  /**
+   * The embedded database only: a copy of its whole data folder (a tar), and what `read` found in
+   * it. The copy is taken between two transactions, and `read` runs at that very moment, so it
+   * sees exactly the rows the copy holds.
+   */
+  dump?: <T>(read: (query: SqlReader) => Promise<T>) => Promise<{ tar: Blob; read: T }>;
 };
 
 /**
@@ -32,7 +42,8 @@ export async function analyzeDatabase(db: Db): Promise<void> {
   await db.execute(sql`analyze`);
 }
 
-const MIGRATIONS = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** Connections each instance keeps to PostgreSQL at most (the embedded database has one). */
+export const POOL_SIZE = 10;
 
 /**
  * The PostgreSQL advisory lock held while the schema changes or the demo data loads: instances
@@ -60,15 +71,38 @@ export async function inSchemaLock<T>(db: Db, work: (tx: Db) => Promise<T>): Pro
 }
 
 /**
- * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise
- * PGlite kept in `dataDir` (or in memory when `dataDir` is 'memory://').
+ * A copy of a PGlite database's data folder. Every query and transaction of PGlite first takes its
+ * transaction turn: the copy, taken inside a transaction of its own, therefore falls between two
+ * others, and nothing writes while `read` runs and the folder is copied.
  */
-export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {
+async function dumpPglite<T>(client: PGlite, read: (query: SqlReader) => Promise<T>) {
+  // Writes the changed pages to their files first: the copy then opens with little WAL to replay.
+  await client.exec('checkpoint');
+  return client.transaction(async (tx) => {
+    const found = await read(async (text) => (await tx.query<Record<string, unknown>>(text)).rows);
+    // dumpDataDir waits only for the query in progress, which is none: this transaction has the turn.
+    return { tar: await client.dumpDataDir('none'), read: found };
+  });
+}
+
+/**
+ * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise
+ * PGlite kept in `dataDir` (or in memory when `dataDir` is 'memory://'). With `migrate: false` the
+ * schema stays as found (a backup copies the database, it does not change it).
+ */
+export async function openDatabase(options: {
+  databaseUrl?: string;
+  dataDir: string;
+  migrate?: boolean;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const client = postgres(options.databaseUrl, {
-      max: 10,
+      max: POOL_SIZE,
       onnotice: () => {},
       connection: {
+        // One name per instance: its connections can be told apart in pg_stat_activity (the
+        // metrics count them by state there).
+        application_name: `bmet-console ${hostname()} ${process.pid}`.slice(0, 63),
         // Statements are prepared once per connection (see preparingStatements) but planned for
         // each execution's values: a plan made once for any title search or scope could be far worse.
         plan_cache_mode: 'force_custom_plan',
@@ -79,8 +113,10 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
       },
     });
     const db = drizzlePostgres(preparingStatements(client), { schema });
-    await migrateUnderLock(options.databaseUrl);
-    await analyzeDatabase(db as unknown as Db);
+    if (options.migrate !== false) {
+      await migrateUnderLock(options.databaseUrl);
+      await analyzeDatabase(db as unknown as Db);
+    }
     return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }
   const location = options.dataDir === 'memory://' ? undefined : join(options.dataDir, 'pglite');
@@ -90,11 +126,14 @@ export async function openDatabase(options: { databaseUrl?: string; dataDir: str
   try {
     const client = await PGlite.create(location, { extensions: { pg_trgm } });
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder: MIGRATIONS });
-    await analyzeDatabase(db as unknown as Db);
+    if (options.migrate !== false) {
+      await migratePglite(db, { migrationsFolder: MIGRATIONS });
+      await analyzeDatabase(db as unknown as Db);
+    }
     return {
       db: db as unknown as Db,
       kind: 'pglite',
+      dump: (read) => dumpPglite(client, read),
       close: async () => {
         try {
           await client.close();

@@ -2,16 +2,19 @@ import { sql, type AnyColumn } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  date,
   doublePrecision,
   index,
   integer,
   jsonb,
+  numeric,
   pgEnum,
   pgTable,
   primaryKey,
   smallint,
   text,
   timestamp,
+  unique,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -44,6 +47,15 @@ export const accounts = pgTable(
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
     /** The language the user chose for the console ('en' or 'hi'); null until they choose one. */
     language: text('language'),
+    /** Set by the import: the Firebase key (the uid) by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
+    /**
+     * An imported password not yet replaced: Firebase's SCRYPT hash and salt (base64) and the
+     * project parameters that verify them. The first good sign-in replaces them with argon2id.
+     */
+    firebasePasswordHash: text('firebase_password_hash'),
+    firebasePasswordSalt: text('firebase_password_salt'),
+    firebaseHashParamsId: uuid('firebase_hash_params_id').references((): any => firebaseHashParams.id),
     createdAt: createdAt(),
     createdBy: uuid('created_by').references((): any => accounts.id),
     /** Soft delete: a deleted account is also disabled, hidden from lists, and keeps its email. */
@@ -54,6 +66,7 @@ export const accounts = pgTable(
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
     index('accounts_role_created_idx').on(t.role, t.createdAt),
     index('accounts_dealer_idx').on(t.dealerId),
+    uniqueIndex('accounts_firebase_key_idx').on(t.firebaseKey),
   ],
 );
 
@@ -124,6 +137,21 @@ export const drivers = pgTable(
     lat: doublePrecision('lat'),
     long: doublePrecision('long'),
     positionAt: timestamp('position_at', { withTimezone: true }),
+    /** The rest of the car details the driver app collected (car_details). */
+    carBrand: text('car_brand'),
+    carYear: text('car_year'),
+    carColor: text('car_color'),
+    carInteriorColor: text('car_interior_color'),
+    /** The wallet's balance in rupees, as the driver app kept it (amount); null when never set. */
+    walletBalance: doublePrecision('wallet_balance'),
+    /** Set by the import: the Firebase key (the uid) by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
+    /**
+     * How many of the driver's documents await review (status submitted), kept by a trigger on
+     * driver_documents (migration 0010): the dashboard counts the drivers with any without
+     * reading a million documents.
+     */
+    documentsAwaitingReview: integer('documents_awaiting_review').notNull().default(0),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references(() => accounts.id),
@@ -132,6 +160,7 @@ export const drivers = pgTable(
     index('drivers_franchise_name_idx').on(t.franchiseId, t.name, t.id),
     index('drivers_name_idx').on(t.name, t.id),
     index('drivers_created_idx').on(t.createdAt, t.id),
+    uniqueIndex('drivers_firebase_key_idx').on(t.firebaseKey),
     // Substring search over name, email, phone and vehicle number (pg_trgm).
     index('drivers_search_idx').using('gin', sql`${driverSearchText(t)} gin_trgm_ops`),
   ],
@@ -173,8 +202,59 @@ export const driverDocuments = pgTable(
     reviewedBy: uuid('reviewed_by').references(() => accounts.id),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
     rejectionReason: text('rejection_reason'),
+    /** The day a document that expires (licence, RC, pollution, fitness, permit) stops being valid. */
+    expiresOn: date('expires_on', { mode: 'string' }),
   },
-  (t) => [primaryKey({ columns: [t.driverId, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.driverId, t.key] }),
+    // The compliance list: documents by expiry, and those awaiting review oldest first.
+    index('driver_documents_expires_idx')
+      .on(t.expiresOn)
+      .where(sql`${t.expiresOn} is not null`),
+    index('driver_documents_submitted_idx')
+      .on(t.uploadedAt)
+      .where(sql`${t.status} = 'submitted'`),
+  ],
+);
+
+/** Every time someone looked at a document's image: who and when (the document's history). */
+export const documentViews = pgTable(
+  'document_views',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    viewerId: uuid('viewer_id')
+      .notNull()
+      .references(() => accounts.id),
+    /** Whether the image was served with the viewer's watermark (identity documents). */
+    watermarked: boolean('watermarked').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('document_views_document_idx').on(t.driverId, t.key, t.at.desc(), t.id.desc())],
+);
+
+/**
+ * Expiry reminders sent: one row per document, expiry date, threshold (30, 7 or 1 days) and
+ * recipient, so that the daily run mails each once, whichever instance runs it.
+ */
+export const documentExpiryReminders = pgTable(
+  'document_expiry_reminders',
+  {
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }).notNull(),
+    thresholdDays: smallint('threshold_days').notNull(),
+    recipientId: uuid('recipient_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.driverId, t.key, t.expiresOn, t.thresholdDays, t.recipientId] })],
 );
 
 export const driverRatings = pgTable(
@@ -187,9 +267,14 @@ export const driverRatings = pgTable(
     customerName: text('customer_name'),
     description: text('description'),
     rating: smallint('rating'),
+    /** Set by the import: the Firebase key ('{owner uid}/{push id}') by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
     createdAt: createdAt(),
   },
-  (t) => [index('driver_ratings_driver_idx').on(t.driverId, t.createdAt)],
+  (t) => [
+    index('driver_ratings_driver_idx').on(t.driverId, t.createdAt),
+    uniqueIndex('driver_ratings_firebase_key_idx').on(t.firebaseKey),
+  ],
 );
 
 export const customers = pgTable(
@@ -199,10 +284,13 @@ export const customers = pgTable(
     name: text('name').notNull(),
     email: text('email'),
     phoneNumber: text('phone_number'),
+    /** Set by the import: the Firebase key (the uid) by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('customers_created_idx').on(t.createdAt, t.id),
+    uniqueIndex('customers_firebase_key_idx').on(t.firebaseKey),
     index('customers_name_idx').on(t.name, t.id),
     index('customers_search_idx').using(
       'gin',
@@ -221,9 +309,14 @@ export const customerRatings = pgTable(
     customerName: text('customer_name'),
     description: text('description'),
     rating: smallint('rating'),
+    /** Set by the import: the Firebase key ('{owner uid}/{push id}') by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
     createdAt: createdAt(),
   },
-  (t) => [index('customer_ratings_customer_idx').on(t.customerId)],
+  (t) => [
+    index('customer_ratings_customer_idx').on(t.customerId),
+    uniqueIndex('customer_ratings_firebase_key_idx').on(t.firebaseKey),
+  ],
 );
 
 export const trips = pgTable(
@@ -248,10 +341,13 @@ export const trips = pgTable(
     status: tripStatusEnum('status').notNull().default('requested'),
     paid: boolean('paid').notNull().default(false),
     cancelReason: text('cancel_reason'),
+    /** Set by the import: the Firebase key (the push id) by which a second import finds the row. */
+    firebaseKey: text('firebase_key'),
     createdAt: createdAt(),
   },
   (t) => [
     index('trips_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    uniqueIndex('trips_firebase_key_idx').on(t.firebaseKey),
     index('trips_driver_created_idx').on(t.driverId, t.createdAt.desc(), t.id.desc()),
     index('trips_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
     // Case-insensitive substring search on the title (pg_trgm).
@@ -311,7 +407,12 @@ export const auditLog = pgTable(
     requestId: text('request_id'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('audit_log_resource_idx').on(t.resource, t.resourceId)],
+  // The audit trail reads newest first, whole or narrowed to a person or a record: one index each.
+  (t) => [
+    index('audit_log_at_idx').on(t.at.desc(), t.id.desc()),
+    index('audit_log_actor_at_idx').on(t.actorId, t.at.desc(), t.id.desc()),
+    index('audit_log_resource_at_idx').on(t.resource, t.resourceId, t.at.desc(), t.id.desc()),
+  ],
 );
 
 /**
@@ -359,4 +460,146 @@ export const passwordResetTokens = pgTable(
     uniqueIndex('password_reset_tokens_hash_idx').on(t.tokenHash),
     index('password_reset_tokens_account_idx').on(t.accountId),
   ],
+);
+
+/**
+ * Download tickets: a browser hands an export to its own download manager, which cannot send the
+ * bearer token, so it asks for a ticket first (docs/decisions/013-streamed-exports.md). A ticket is
+ * bound to a session (it dies with it), one path and one query; it works once, within a minute.
+ * Only a SHA-256 hash of it is stored.
+ */
+export const downloadTickets = pgTable(
+  'download_tickets',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    sessionId: uuid('session_id')
+      .notNull()
+      .references(() => sessions.id, { onDelete: 'cascade' }),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    query: text('query').notNull(),
+    createdAt: createdAt(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [index('download_tickets_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * The dashboard's figures of each day in India, kept up to date by triggers on trips and drivers
+ * (migration 0010), so that a period's figures read a few hundred rows a day instead of every
+ * trip. Trips are counted by their driver's franchise and state as they are now (the scope the
+ * trip list applies), car type, status and, for cancelled trips, the reason, with their fares and
+ * distances. Totals are exact decimals: the triggers add and take away, and never drift.
+ */
+export const tripDailyStats = pgTable(
+  'trip_daily_stats',
+  {
+    day: date('day').notNull(),
+    franchiseId: uuid('franchise_id'),
+    state: text('state'),
+    carType: text('car_type'),
+    status: tripStatusEnum('status').notNull(),
+    /** Cancelled trips only: the reason's first 200 characters ('' when none was given). */
+    cancelReason: text('cancel_reason').notNull().default(''),
+    trips: integer('trips').notNull(),
+    fareTotal: numeric('fare_total').notNull(),
+    /** Trips with a fare (the average fare is over these). */
+    fareTrips: integer('fare_trips').notNull(),
+    distanceTotal: numeric('distance_total').notNull(),
+    distanceTrips: integer('distance_trips').notNull(),
+  },
+  (t) => [
+    unique('trip_daily_stats_key')
+      .on(t.day, t.franchiseId, t.state, t.carType, t.status, t.cancelReason)
+      .nullsNotDistinct(),
+  ],
+);
+
+/** Trips per day and hour of the day in India and driver's franchise, kept like tripDailyStats. */
+export const tripHourlyStats = pgTable(
+  'trip_hourly_stats',
+  {
+    day: date('day').notNull(),
+    hour: smallint('hour').notNull(),
+    franchiseId: uuid('franchise_id'),
+    trips: integer('trips').notNull(),
+  },
+  (t) => [unique('trip_hourly_stats_key').on(t.day, t.hour, t.franchiseId).nullsNotDistinct()],
+);
+
+/**
+ * The password hash parameters of a Firebase project whose accounts were imported. The signer key
+ * and salt separator are secrets (with them, a copy of the hashes can be attacked offline): they are
+ * kept sealed with AES-256-GCM under a key derived from JWT_SECRET (docs/decisions/014-firebase-import.md).
+ */
+export const firebaseHashParams = pgTable('firebase_hash_params', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** SHA-256 of the parameters: a second import with the same ones finds this row again. */
+  fingerprint: text('fingerprint').notNull().unique(),
+  /** base64 of iv, tag and ciphertext of {signerKey, saltSeparator}. */
+  sealed: text('sealed').notNull(),
+  rounds: integer('rounds').notNull(),
+  memCost: integer('mem_cost').notNull(),
+  createdAt: createdAt(),
+});
+
+/** A driver's booking history as the driver app kept it (driver/{uid}/history), imported. */
+export const driverBookingHistory = pgTable(
+  'driver_booking_history',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    /** '{driver uid}/{push id}'. */
+    firebaseKey: text('firebase_key').notNull().unique(),
+    customerName: text('customer_name'),
+    pickupLocation: text('pickup_location'),
+    destinationLocation: text('destination_location'),
+    distanceKm: doublePrecision('distance_km'),
+    price: doublePrecision('price'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('driver_booking_history_driver_idx').on(t.driverId, t.createdAt.desc(), t.id.desc())],
+);
+
+/** The entries of a driver's wallet (driver/{uid}/transaction), imported; read-only in the console. */
+export const driverWalletEntries = pgTable(
+  'driver_wallet_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    /** '{driver uid}/{push id}'. */
+    firebaseKey: text('firebase_key').notNull().unique(),
+    /** Recharge, Ride Accepted, Money Sent, Money Received, 5 Star Reward or Referral Bonus. */
+    kind: text('kind').notNull(),
+    /** Rupees, always positive; credit says which way it went. */
+    amount: doublePrecision('amount').notNull(),
+    credit: boolean('credit').notNull(),
+    balanceAfter: doublePrecision('balance_after'),
+    orderId: text('order_id'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('driver_wallet_entries_driver_idx').on(t.driverId, t.createdAt.desc(), t.id.desc())],
+);
+
+/** The chat between a trip's customer and driver (trips/{id}/messages), imported. */
+export const tripMessages = pgTable(
+  'trip_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tripId: uuid('trip_id')
+      .notNull()
+      .references(() => trips.id, { onDelete: 'cascade' }),
+    /** '{trip push id}/{message push id}': push ids sort in the order they were written. */
+    firebaseKey: text('firebase_key').notNull().unique(),
+    sender: text('sender').notNull(),
+    message: text('message').notNull(),
+  },
+  (t) => [index('trip_messages_trip_idx').on(t.tripId, t.firebaseKey)],
 );

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app';
 import { createAccount } from '../db/seed/factories';
@@ -27,6 +28,22 @@ describe('GET /metrics', () => {
     expect(text).toMatch(/^bmet_nodejs_eventloop_lag_seconds [\d.e-]+/m);
     expect(text).toMatch(/^bmet_live_streams_open 0$/m);
     expect(text).toMatch(/^bmet_positions_accepted_total 0$/m);
+  });
+
+  it("counts the database's connections by state and the pool's size", async () => {
+    const scrape = async () =>
+      (await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: '127.0.0.1' })).body;
+    const text = await scrape();
+    expect(text).toMatch(/^bmet_db_pool_size 1$/m);
+    expect(text).toMatch(/^bmet_db_connections\{state="active"\} \d+$/m);
+    expect(text).toMatch(/^bmet_db_connections\{state="idle"\} \d+$/m);
+    if (!process.env.TEST_DATABASE_URL) return;
+    // On PostgreSQL, a query in flight on another connection shows as active.
+    // (Drizzle's queries run when awaited: Promise.resolve starts this one.)
+    const slow = Promise.resolve(t.db.execute(sql`select pg_sleep(1)`));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(await scrape()).toMatch(/^bmet_db_connections\{state="active"\} [1-9]\d*$/m);
+    await slow;
   });
 
   it('does not exist for another host when no token is configured', async () => {

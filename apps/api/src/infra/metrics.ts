@@ -1,9 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
 
 /** What the server counts for its operators, in Prometheus' terms. One registry per app. */
 export type Metrics = {
@@ -21,9 +24,53 @@ declare module 'fastify' {
   }
 }
 
-export function createMetrics(): Metrics {
+/** Where the metrics read the database's connections: the database and the most it may open. */
+export type PoolSource = { db: Db; size: number };
+
+/**
+ * This instance's database connections by state, as the database itself sees them: the pool has
+ * no figures of its own, and its connections share one application name per instance. The
+ * reading's own query is taken off the active ones.
+ */
+async function readConnections(db: Db): Promise<Map<string, number>> {
+  const rows = rowsOf(
+    await db.execute(sql`
+      select coalesce(state, 'unknown') as state, count(*)::int as connections
+      from pg_stat_activity
+      where application_name = current_setting('application_name')
+      group by 1`),
+  );
+  const byState = new Map(rows.map((row) => [String(row.state), Number(row.connections)]));
+  byState.set('active', Math.max(0, (byState.get('active') ?? 1) - 1));
+  return byState;
+}
+
+const CONNECTION_STATES = ['active', 'idle', 'idle in transaction'];
+
+export function createMetrics(pool?: PoolSource): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bmet_' });
+  if (pool) {
+    new Gauge({
+      name: 'bmet_db_pool_size',
+      help: 'Database connections this instance may open at most',
+      registers: [registry],
+    }).set(pool.size);
+    new Gauge({
+      name: 'bmet_db_connections',
+      help: "This instance's database connections by state (active: running a query)",
+      labelNames: ['state'],
+      registers: [registry],
+      async collect() {
+        // A database that does not answer leaves the last reading; /api/ready reports it.
+        const byState = await readConnections(pool.db).catch(() => undefined);
+        if (!byState) return;
+        for (const state of new Set([...CONNECTION_STATES, ...byState.keys()])) {
+          this.set({ state }, byState.get(state) ?? 0);
+        }
+      },
+    });
+  }
   let openStreams = () => 0;
   new Gauge({
     name: 'bmet_live_streams_open',
@@ -77,35 +124,37 @@ function mayRead(request: FastifyRequest, token: string | undefined): boolean | 
  * loopback (a scraper beside the server), elsewhere only with `Authorization: Bearer METRICS_TOKEN`,
  * and answered 404 from elsewhere when no token is configured.
  */
-export const metricsPlugin = fp(async (app: FastifyInstance, options: { token?: string }) => {
-  const metrics = createMetrics();
-  app.decorate('metrics', metrics);
-  const durations = new Histogram({
-    name: 'bmet_http_request_duration_seconds',
-    help: 'Time to answer a request, per route and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [metrics.registry],
-  });
-  // A callback hook, not an async one: every answer passes here, and a promise each is waste.
-  app.addHook('onResponse', (request, reply, done) => {
-    // The route's pattern, not the path: one series per route, whatever the ids in the address.
-    const route = request.routeOptions.url ?? 'unmatched';
-    durations.observe(
-      { method: request.method, route, status: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
-    done();
-  });
-  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const allowed = mayRead(request, options.token);
-    if (allowed === 'hidden') throw new AppError('NOT_FOUND', m.notFound());
-    if (!allowed) {
-      throw new AppError('UNAUTHORIZED', m.unauthorized(), { headers: { 'www-authenticate': 'Bearer' } });
-    }
-    return reply
-      .header('content-type', metrics.registry.contentType)
-      .header('cache-control', 'no-store')
-      .send(await metrics.registry.metrics());
-  });
-});
+export const metricsPlugin = fp(
+  async (app: FastifyInstance, options: { token?: string; pool?: PoolSource }) => {
+    const metrics = createMetrics(options.pool);
+    app.decorate('metrics', metrics);
+    const durations = new Histogram({
+      name: 'bmet_http_request_duration_seconds',
+      help: 'Time to answer a request, per route and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [metrics.registry],
+    });
+    // A callback hook, not an async one: every answer passes here, and a promise each is waste.
+    app.addHook('onResponse', (request, reply, done) => {
+      // The route's pattern, not the path: one series per route, whatever the ids in the address.
+      const route = request.routeOptions.url ?? 'unmatched';
+      durations.observe(
+        { method: request.method, route, status: String(reply.statusCode) },
+        reply.elapsedTime / 1000,
+      );
+      done();
+    });
+    app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      const allowed = mayRead(request, options.token);
+      if (allowed === 'hidden') throw new AppError('NOT_FOUND', m.notFound());
+      if (!allowed) {
+        throw new AppError('UNAUTHORIZED', m.unauthorized(), { headers: { 'www-authenticate': 'Bearer' } });
+      }
+      return reply
+        .header('content-type', metrics.registry.contentType)
+        .header('cache-control', 'no-store')
+        .send(await metrics.registry.metrics());
+    });
+  },
+);

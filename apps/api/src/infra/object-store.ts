@@ -1,4 +1,5 @@
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import {
   DeleteObjectCommand,
@@ -19,6 +20,9 @@ export type ObjectStore = {
 
 const CONTENT_TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png' };
 
+/** The ending of an image being written to a local store, before it is renamed into place. */
+export const PARTIAL_OBJECT = /\.[0-9a-f-]{36}\.partial$/;
+
 /** A folder on disk; keys are relative paths and can never escape it. */
 export function createLocalObjectStore(root: string): ObjectStore {
   const pathOf = (key: string) => {
@@ -30,7 +34,16 @@ export function createLocalObjectStore(root: string): ObjectStore {
     async put(key, body) {
       const path = pathOf(key);
       await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, body);
+      // Written beside, then renamed into place: a reader (a request, a backup copying the folder)
+      // finds the previous image or the new one, never half of one.
+      const partial = `${path}.${randomUUID()}.partial`;
+      try {
+        await writeFile(partial, body);
+        await rename(partial, path);
+      } catch (error) {
+        await rm(partial, { force: true });
+        throw error;
+      }
     },
     async get(key) {
       try {

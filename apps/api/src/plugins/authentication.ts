@@ -6,6 +6,8 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
 import { rolesFor } from '@bmet/shared/permissions';
 import type { Db } from '../db/client';
+import type { TicketedRoute } from '../lib/csv-export';
+import { redeemDownloadTicket } from '../modules/auth/download-tickets';
 import { findActiveSession } from '../modules/auth/repository';
 import { verifyIdToken } from '../modules/auth/tokens';
 
@@ -36,6 +38,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every /api route with the access it declares (used by the permission tests). */
     routeCatalog: RouteEntry[];
+    /** The GET routes (exports) that a download ticket may open, by path. */
+    downloadTicketRoutes: Map<string, TicketedRoute>;
   }
 }
 
@@ -44,6 +48,13 @@ function bearerToken(request: FastifyRequest): string | null {
   if (!header) return null;
   const [scheme, token] = header.split(' ');
   return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+/** The download ticket in the query of a route that accepts one. */
+function downloadTicket(request: FastifyRequest): string | null {
+  if (!request.routeOptions.config.downloadTicket) return null;
+  const ticket = (request.query as Record<string, unknown> | undefined)?.ticket;
+  return typeof ticket === 'string' && ticket ? ticket : null;
 }
 
 /** The signed-in user of a route that is not public (the hook has already checked it). */
@@ -60,6 +71,7 @@ export function currentUser(request: FastifyRequest): SessionUser {
 export const authenticationPlugin = fp(
   async (app: FastifyInstance, options: { db: Db; jwtSecret: string }) => {
     app.decorate('routeCatalog', [] as RouteEntry[]);
+    app.decorate('downloadTicketRoutes', new Map<string, TicketedRoute>());
     app.decorateRequest('user', null);
 
     app.addHook('onRoute', (route) => {
@@ -71,6 +83,8 @@ export const authenticationPlugin = fp(
       for (const method of [route.method].flat()) {
         if (method !== 'HEAD') app.routeCatalog.push({ method, url: route.url, access });
       }
+      const ticketed = route.config?.downloadTicket;
+      if (ticketed) app.downloadTicketRoutes.set(route.url, ticketed);
     });
 
     app.addHook('onRequest', async (request) => {
@@ -82,6 +96,14 @@ export const authenticationPlugin = fp(
         const session = claims ? await findActiveSession(options.db, claims.sid, claims.sub) : null;
         if (session) request.user = { ...session, sessionId: claims!.sid };
         else if (access !== 'public') throw new AppError('UNAUTHORIZED', m.sessionExpired());
+      } else {
+        // A download by the browser's own download manager: the ticket stands for the session
+        // that asked for it, once, for this very address.
+        const ticket = downloadTicket(request);
+        if (ticket) {
+          request.user = await redeemDownloadTicket(options.db, ticket, request.url);
+          if (!request.user) throw new AppError('UNAUTHORIZED', m.downloadTicketInvalid());
+        }
       }
       if (access === 'public') return;
       if (!request.user) throw new AppError('UNAUTHORIZED', m.unauthorized());

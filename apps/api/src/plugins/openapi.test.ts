@@ -61,4 +61,23 @@ describe('the OpenAPI document', () => {
       Object.keys(doc.paths['/api/drivers/location/{driverKey}/stream']!.get!.responses['200']!.content!),
     ).toEqual(['text/event-stream']);
   });
+
+  it('describes the CSV exports: a text/csv body, by bearer token or download ticket', async () => {
+    const doc = await document();
+    const exports = Object.keys(doc.paths).filter((path) => path.endsWith('/export.csv'));
+    expect(exports).toEqual(
+      expect.arrayContaining([
+        '/api/drivers/export.csv',
+        '/api/trips/export.csv',
+        '/api/customers/export.csv',
+        '/api/city_dealer/export.csv',
+        '/api/franchise/export.csv',
+      ]),
+    );
+    for (const path of exports) {
+      const operation = doc.paths[path]!.get! as Operation & { security?: unknown };
+      expect(Object.keys(operation.responses['200']!.content!), path).toEqual(['text/csv']);
+      expect(operation.security, path).toEqual([{ bearer: [] }, { downloadTicket: [] }]);
+    }
+  });
 });

@@ -15,16 +15,21 @@ const BINARY = { schema: { type: 'string', format: 'binary' } };
 export const IMAGE_CONTENT: Content = { 'image/jpeg': BINARY, 'image/png': BINARY };
 /** A stream of server-sent events. */
 export const EVENT_STREAM_CONTENT: Content = { 'text/event-stream': { schema: { type: 'string' } } };
+/** A CSV file, as list exports answer it. */
+export const CSV_CONTENT: Content = { 'text/csv': { schema: { type: 'string' } } };
 
 const ERROR_BODY = { $ref: '#/components/schemas/ErrorBody' };
 
-/** `GET /api/drivers/driver/:id` is named getDriversDriverById: stable, unique, readable. */
+/**
+ * `GET /api/drivers/driver/:id` is named getDriversDriverById, `GET /api/trips/export.csv`
+ * getTripsExportCsv: stable, unique, readable.
+ */
 export function operationIdOf(method: string, url: string): string {
   const words = url
     .replace(/^\/api\//, '')
     .split('/')
     .filter(Boolean)
-    .flatMap((part) => (part.startsWith(':') ? ['by', part.slice(1)] : part.split(/[-_]/).filter(Boolean)));
+    .flatMap((part) => (part.startsWith(':') ? ['by', part.slice(1)] : part.split(/[-_.]/).filter(Boolean)));
   const name = words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join('');
   return `${method.toLowerCase()}${name}`;
 }

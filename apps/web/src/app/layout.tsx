@@ -1,9 +1,8 @@
-import { ActionIcon, Burger, Button, Group, Title, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Burger, Button, Group, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconBolt, IconHelp, IconLogout, IconMail } from '@tabler/icons-react';
+import { IconBolt, IconHelp, IconMail } from '@tabler/icons-react';
 import { Fragment, lazy, Suspense, useState } from 'react';
-import { Link, Outlet, useLocation } from 'react-router';
-import { can } from '@bmet/shared/permissions';
+import { Outlet } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
 import { FullPageSpinner } from '../components/full-page-spinner';
 import { apiRequest } from '../lib/api-client';
@@ -13,11 +12,11 @@ import { ColorSchemeButton } from './color-scheme-button';
 import { LanguageSwitch } from './language-switch';
 import classes from './layout.module.css';
 import type { HelpTopic } from './help-dialog';
-import { NAV_ITEMS } from './routes';
 
 const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.HelpDialog })));
 // The account button needs the data layer (the user's name): it comes after the first paint.
 const AccountButton = lazy(() => import('./account-button').then((m) => ({ default: m.AccountButton })));
+const Navigation = lazy(() => import('./navigation').then((m) => ({ default: m.Navigation })));
 
 /** Ends the session on the server, then clears it here and goes to '/' as the spec says. */
 async function logout(endSession: () => void) {
@@ -70,10 +69,6 @@ function HelpDialogs() {
 export function Layout() {
   const { session, endSession } = useSession();
   const [opened, { toggle, close }] = useDisclosure();
-  const location = useLocation();
-  const items = session
-    ? NAV_ITEMS.filter((item) => can(session.role, item.permission[1] as never, item.permission[0]))
-    : [];
 
   return (
     <>
@@ -110,27 +105,15 @@ export function Layout() {
         </Group>
       </header>
       {session && (
-        <nav className={classes.navbar} data-opened={opened || undefined} aria-label={m.appMainNavigation()}>
-          <div className={classes.navLinks}>
-            {items.map((item) => (
-              <UnstyledButton
-                key={item.to}
-                component={Link}
-                to={item.to}
-                className={classes.navLink}
-                data-active={location.pathname.toLowerCase() === item.to.toLowerCase() || undefined}
-                aria-current={location.pathname.toLowerCase() === item.to.toLowerCase() ? 'page' : undefined}
-                onClick={close}
-              >
-                {item.label()}
-              </UnstyledButton>
-            ))}
-          </div>
-          <UnstyledButton className={classes.navLink} data-danger onClick={() => void logout(endSession)}>
-            <IconLogout size={16} aria-hidden />
-            {m.logout()}
-          </UnstyledButton>
-        </nav>
+        // Until its code arrives, an empty bar of the same size keeps the page from shifting.
+        <Suspense fallback={<nav className={classes.navbar} aria-label={m.appMainNavigation()} />}>
+          <Navigation
+            role={session.role}
+            opened={opened}
+            onNavigate={close}
+            onLogout={() => void logout(endSession)}
+          />
+        </Suspense>
       )}
       <main id="content" tabIndex={-1} className={classes.main} data-with-navbar={session ? true : undefined}>
         <Suspense fallback={<FullPageSpinner />}>

@@ -1,6 +1,5 @@
 import type { ComponentType } from 'react';
 import { createElement, lazy } from 'react';
-import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
 
 export type StaffRoute = {
@@ -26,6 +25,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/welcome/welcome-screen'), 'WelcomeScreen'),
   },
   {
+    path: '/dashboard',
+    permission: ['stats', 'view'],
+    Component: screen(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
+  },
+  {
     path: '/trips/:tripId?',
 
     permission: ['trips', 'list'],
@@ -41,6 +45,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
     path: '/drivers/:driverId',
     permission: ['drivers', 'view'],
     Component: screen(() => import('../features/drivers/driver-dashboard-screen'), 'DriverDashboardScreen'),
+  },
+  {
+    path: '/fleet',
+    permission: ['fleet', 'view'],
+    Component: screen(() => import('../features/fleet/fleet-screen'), 'FleetScreen'),
   },
   {
     path: '/customers',
@@ -91,25 +100,19 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/passwords/update-password-screen'), 'UpdatePasswordScreen'),
   },
   {
+    path: '/compliance',
+    permission: ['compliance', 'list'],
+    Component: screen(() => import('../features/compliance/compliance-screen'), 'ComplianceScreen'),
+  },
+  {
+    path: '/audit',
+    permission: ['audit', 'list'],
+    Component: screen(() => import('../features/audit/audit-screen'), 'AuditScreen'),
+  },
+  {
     path: '/manage-prices',
 
     permission: ['car-rates', 'list'],
     Component: screen(() => import('../features/car-rates/manage-prices-screen'), 'ManagePricesScreen'),
   },
-];
-
-/** `label` is called when the bar is drawn, so that it follows the language. */
-export type NavItem = { label: () => string; to: string; permission: Permission };
-
-/** The navigation bar in the spec's order: Drivers and Trips for all, then each role's extras. */
-export const NAV_ITEMS: NavItem[] = [
-  { label: m.navDrivers, to: '/drivers', permission: ['drivers', 'list'] },
-  { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },
-  { label: m.updatePassword, to: '/update-password', permission: ['passwords', 'update'] },
-  { label: m.navManagePrices, to: '/manage-prices', permission: ['car-rates', 'list'] },
-  { label: m.navCustomers, to: '/customers', permission: ['customers', 'list'] },
-  { label: m.navCreateCityDealer, to: '/createcitydealer', permission: ['city-dealers', 'create'] },
-  { label: m.navFranchises, to: '/displayFranchise', permission: ['franchises', 'list'] },
-  { label: m.navCreateFranchise, to: '/createfranchise', permission: ['franchises', 'create'] },
-  { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
 ];

@@ -1,3 +1,4 @@
+import { HistoryLink } from './history-link';
 import { Badge, Button, Group, Modal, SimpleGrid, Stack, Text } from '@mantine/core';
 import { showNotification } from '../lib/notify';
 import { useState, type ReactNode } from 'react';
@@ -98,6 +99,7 @@ export function AccountPopup<T extends Account>({
               <AccountField label={m.accountCreated()}>{formatDate(account.createdAt)}</AccountField>
               {details(account)}
             </SimpleGrid>
+            <HistoryLink recordId={account.id} name={account.name || account.email} />
             {account.disabled && (
               <Badge color="gray" variant="light">
                 {m.accountDisabledNotice()}

@@ -57,6 +57,13 @@ export function formatDateTime(moment: string | Date): string {
   return `${formatDate(moment)}, ${formatTime(moment)}`;
 }
 
+const hourFormat = new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', hour: 'numeric', hour12: true });
+
+/** An hour of the day (0 to 23) on the 12-hour clock: 12 am, 9 am, 6 pm. */
+export function formatHour(hour: number): string {
+  return hourFormat.format(Date.UTC(2000, 0, 1, hour)).replace(/\s+/g, ' ');
+}
+
 /** A calendar date (YYYY-MM-DD, as the API takes it) as staff read it: 24/11/2026. */
 export function formatCalendarDate(date: string): string {
   const [year, month, day] = date.split('-');

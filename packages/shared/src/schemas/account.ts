@@ -101,6 +101,13 @@ export const cityDealerListBodySchema = cityDealerListFields
   .transform((body) => body ?? cityDealerListFields.parse({}));
 export type CityDealerListBody = z.input<typeof cityDealerListBodySchema>;
 
+/** The city dealer list's filters as the query of its CSV export (no paging: every row). */
+export const cityDealerExportQuerySchema = cityDealerListFields.omit({
+  uid: true,
+  limit: true,
+  cursor: true,
+});
+
 export const franchiseListQuerySchema = z.object(listFields);
 export type FranchiseListQuery = z.input<typeof franchiseListQuerySchema>;
 

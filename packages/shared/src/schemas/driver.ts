@@ -13,6 +13,22 @@ export type Position = z.infer<typeof positionSchema>;
 /** Timestamps travel as ISO 8601 strings. */
 const timestamp = z.string();
 
+export const COMPLIANCE_PROBLEMS = ['missing', 'rejected', 'awaiting_review', 'expired'] as const;
+
+/** One mandatory document that keeps a driver from being compliant, and why. */
+export const complianceProblemSchema = z.object({
+  document: z.enum(DOCUMENT_KEYS),
+  problem: z.enum(COMPLIANCE_PROBLEMS),
+});
+export type ComplianceProblem = z.infer<typeof complianceProblemSchema>;
+
+/** Whether every mandatory document is approved and unexpired, with the reasons when not. */
+export const complianceSchema = z.object({
+  compliant: z.boolean(),
+  problems: z.array(complianceProblemSchema),
+});
+export type Compliance = z.infer<typeof complianceSchema>;
+
 export const driverSchema = z.object({
   id: z.uuid(),
   name: z.string(),
@@ -29,6 +45,8 @@ export const driverSchema = z.object({
   positionAt: timestamp.nullable(),
   createdAt: timestamp,
   deletedAt: timestamp.nullable(),
+  /** On the driver list and a driver's dashboard. */
+  compliance: complianceSchema.optional(),
 });
 export type Driver = z.infer<typeof driverSchema>;
 
@@ -43,6 +61,8 @@ export const driverListQuerySchema = z.object({
   cursor: z.string().max(500).optional(),
   /** Admins only: the soft-deleted drivers instead of the active ones. */
   deleted: booleanQuery.optional(),
+  /** Only the drivers whose mandatory documents are all in order, or only those whose are not. */
+  compliance: z.enum(['compliant', 'not_compliant']).optional(),
 });
 export type DriverListQuery = z.input<typeof driverListQuerySchema>;
 
@@ -87,6 +107,10 @@ export const driverDocumentSchema = z.object({
   reviewedAt: timestamp.nullable(),
   reviewedBy: z.object({ id: z.uuid(), name: z.string() }).nullable(),
   rejectionReason: z.string().nullable(),
+  /** Whether this kind of document expires (licence, RC, pollution, fitness, permit). */
+  expires: z.boolean(),
+  /** The day it stops being valid (YYYY-MM-DD, a day in India), once entered at a review. */
+  expiresOn: z.string().nullable(),
 });
 export type DriverDocument = z.infer<typeof driverDocumentSchema>;
 export const driverDocumentsResponseSchema = envelope(z.array(driverDocumentSchema));
@@ -94,10 +118,19 @@ export const driverDocumentResponseSchema = envelope(driverDocumentSchema);
 
 export const documentParamsSchema = z.object({ id: z.uuid(), key: z.enum(DOCUMENT_KEYS) });
 
-/** A review decision: approve, reject with a reason, or send back to pending review. */
+// PostgreSQL has no year 0 and a licence is not valid for centuries: a real date within reason.
+const expiryDate = z.iso
+  .date({ error: () => m.expiryDateInvalid() })
+  .refine((value) => value >= '2000-01-01' && value <= '2099-12-31', { error: () => m.expiryDateInvalid() });
+
+/**
+ * A review decision: approve, reject with a reason, or send back to pending review. `expiresOn`
+ * records or corrects the expiry of a document that expires; an approval of such a document needs
+ * one that has not passed (the server checks, as it knows the document and the day in India).
+ */
 export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('approved') }),
-  z.object({ status: z.literal('submitted') }),
+  z.object({ status: z.literal('approved'), expiresOn: expiryDate.optional() }),
+  z.object({ status: z.literal('submitted'), expiresOn: expiryDate.optional() }),
   z.object({
     status: z.literal('rejected'),
     reason: z
@@ -105,6 +138,7 @@ export const reviewDocumentBodySchema = z.discriminatedUnion('status', [
       .trim()
       .min(3, { error: () => m.giveReason() })
       .max(500),
+    expiresOn: expiryDate.optional(),
   }),
 ]);
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAR_TYPES, TRIP_STATUSES } from '../constants';
+import { CAR_TYPES, STATES, TRIP_STATUSES } from '../constants';
 import { m } from '../paraglide/messages.js';
 import { envelope } from './common';
 
@@ -46,14 +46,28 @@ const booleanQuery = z
   .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
   .transform((value) => value === 'true');
 
+/**
+ * A bound of a period of trips: an ISO date-time with its offset, or a bare date (a whole day in
+ * India Standard Time). The trip list and the dashboard read periods alike.
+ */
+export const tripDateBoundSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: (issue) => (issue.input === undefined ? m.fieldRequired() : m.tripDateBoundInvalid()),
+});
+
 /** Filters a dispatcher expects, shared by both trip list paths. */
 const tripFilters = {
   q: z.string().trim().max(100).optional(),
   status: z.enum(TRIP_STATUSES).optional(),
   carType: z.enum(CAR_TYPES).optional(),
   /** Inclusive bounds on the trip's date (ISO date or date-time). */
-  from: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
-  to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
+  from: tripDateBoundSchema.optional(),
+  to: tripDateBoundSchema.optional(),
+  /** The trips of this franchise's drivers (within the caller's scope). */
+  franchiseId: z.uuid().optional(),
+  /** The trips of drivers of this state. */
+  state: z.enum(STATES).optional(),
+  /** The trips that started in this hour of the day in India (0 to 23), as the dashboard counts them. */
+  hour: z.coerce.number().int().min(0).max(23).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
 };

@@ -26,6 +26,7 @@ import {
   planDocuments,
 } from './factories';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
+import { seedDemoWallets } from './wallet';
 import { CITIES, FRANCHISE_AREAS } from './india';
 import { Random } from './random';
 
@@ -242,6 +243,10 @@ export async function seedDemo(
         driverBar.increment(batch.length);
       }
       driverBar.stop();
+      await seedDemoWallets(
+        db,
+        driverRows.map((driver) => driver.id),
+      );
 
       // Customers with the ratings drivers gave them.
       const customerRows: ReturnType<typeof buildCustomer>[] = [];

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CarType, DocumentKey, Role, State, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
+import { documentExpires } from '@bmet/shared/document-rules';
 import type { Db } from '../client';
 import {
   accounts,
@@ -139,20 +140,47 @@ export async function createDriver(
 export type DocumentPlan = {
   key: DocumentKey;
   status: 'not_submitted' | 'submitted' | 'approved' | 'rejected';
+  /** For an approved document that expires: its expiry (YYYY-MM-DD). */
+  expiresOn?: string | null;
 };
 
-/** Which of the ten documents a driver has sent, and how far each got in review. */
+/** A date `days` from today (UTC days: close enough for demo data). */
+const daysFromToday = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * An approved document's expiry as a fleet has them: most valid for months or years, some
+ * expiring within the month or the week, a few already expired.
+ */
+function planExpiry(rng: Random): string {
+  const window = rng.weighted([
+    ['expired', 4],
+    ['week', 4],
+    ['month', 8],
+    ['later', 84],
+  ] as const);
+  if (window === 'expired') return daysFromToday(-rng.int(1, 90));
+  if (window === 'week') return daysFromToday(rng.int(0, 7));
+  if (window === 'month') return daysFromToday(rng.int(8, 30));
+  return daysFromToday(rng.int(31, 5 * 365));
+}
+
+// Expiries draw from a generator of their own: the demo data's other values (names, trips) stay
+// those of the seed they were chosen from.
+const expiryRandom = new Random(20_261_124);
+
+/** Which of the ten documents a driver has sent, how far each got in review, and when it expires. */
 export function planDocuments(rng: Random): DocumentPlan[] {
-  return DOCUMENT_KEYS.map((key) => ({
-    key,
-    status: rng.chance(0.2)
+  return DOCUMENT_KEYS.map((key) => {
+    const status = rng.chance(0.2)
       ? 'not_submitted'
       : rng.weighted([
           ['approved', 6],
           ['submitted', 3],
           ['rejected', 1],
-        ] as const),
-  }));
+        ] as const);
+    const expiresOn = status === 'approved' && documentExpires(key) ? planExpiry(expiryRandom) : null;
+    return { key, status, expiresOn };
+  });
 }
 
 export function buildDocumentRow(
@@ -176,6 +204,7 @@ export function buildDocumentRow(
     reviewedAt: reviewed ? new Date(Date.now() - 10 * 86_400_000) : null,
     rejectionReason:
       plan.status === 'rejected' ? 'The image is blurred; please upload a clearer photo.' : null,
+    expiresOn: plan.expiresOn ?? null,
   };
 }
 

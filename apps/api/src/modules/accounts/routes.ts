@@ -32,6 +32,7 @@ import {
   type Caller,
 } from './repository';
 import { stateLabel } from '@bmet/shared/labels';
+import { registerAccountExports } from './export';
 
 export type AccountRoutesOptions = { db: Db };
 
@@ -256,4 +257,6 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       return { data: franchise };
     },
   );
+
+  registerAccountExports(app, db);
 };

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { LANGUAGES, type Language, type Role } from '@bmet/shared/constants';
 import type { Db } from '../../db/client';
-import { accounts, passwordResetTokens, sessions, signInAttempts } from '../../db/schema';
+import { accounts, firebaseHashParams, passwordResetTokens, sessions, signInAttempts } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
 
 /** A stored language, or null for none (or one this version no longer offers). */
@@ -189,7 +189,35 @@ export async function setPasswordHash(db: DbExecutor, accountId: string, passwor
   const changedAt = new Date();
   await db
     .update(accounts)
-    .set({ passwordHash, passwordChangedAt: changedAt })
+    .set({ passwordHash, passwordChangedAt: changedAt, ...NO_FIREBASE_PASSWORD })
     .where(eq(accounts.id, accountId));
   return changedAt;
+}
+
+// A password set here ends an imported one: the Firebase hash must never sign in again.
+const NO_FIREBASE_PASSWORD = {
+  firebasePasswordHash: null,
+  firebasePasswordSalt: null,
+  firebaseHashParamsId: null,
+} as const;
+
+/**
+ * Replaces a still imported Firebase password with its argon2id hash, once: of two sign-ins racing
+ * with it, the second finds it replaced already and changes nothing.
+ */
+export async function replaceFirebasePassword(
+  db: Db,
+  account: { id: string; firebasePasswordHash: string },
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .update(accounts)
+    .set({ passwordHash, ...NO_FIREBASE_PASSWORD })
+    .where(and(eq(accounts.id, account.id), eq(accounts.firebasePasswordHash, account.firebasePasswordHash)));
+}
+
+/** A project's stored hash parameters, sealed secrets included. */
+export async function findFirebaseHashParams(db: Db, id: string) {
+  const [row] = await db.select().from(firebaseHashParams).where(eq(firebaseHashParams.id, id)).limit(1);
+  return row ?? null;
 }

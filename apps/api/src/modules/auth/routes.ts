@@ -17,7 +17,8 @@ import {
 } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { currentUser, type SessionUser } from '../../plugins/authentication';
-import { verifyAgainstDummy, verifyPassword } from './password';
+import { verifyAgainstDummy } from './password';
+import { checkSignInPassword } from './sign-in-password';
 import { updateProfile } from './profile';
 import { passwordRoutes, type MailSettings } from './password-routes';
 import { findAccountByEmail, revokeSession } from './repository';
@@ -80,7 +81,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       try {
         account = await findAccountByEmail(db, email);
         passwordOk = account
-          ? await verifyPassword(account.passwordHash, password)
+          ? await checkSignInPassword(db, account, password, options.jwtSecret)
           : (await verifyAgainstDummy(password), false);
       } finally {
         // Only a wrong password counts; a right one makes this address known for the account.

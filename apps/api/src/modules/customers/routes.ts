@@ -9,6 +9,7 @@ import {
 } from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
 import { findCustomer, findCustomers } from './repository';
+import { registerCustomerExport } from './export';
 
 export type CustomerRoutesOptions = { db: Db };
 
@@ -65,4 +66,6 @@ export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = asyn
       return { data: customer };
     },
   );
+
+  registerCustomerExport(app, db);
 };

@@ -20,6 +20,33 @@ export function formatLocationEvent(event: LocationEvent): string {
   return `event: location\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** What a stream carries: subscribed first, then started with the function that writes to it. */
+export type StreamSource = {
+  /**
+   * Subscribes to what the stream will carry and reads what it starts with; what arrives
+   * meanwhile waits. Throwing refuses the stream before it starts (the error is answered).
+   */
+  attach(): Promise<{ start(write: (chunk: string) => void): void; detach(): void }>;
+};
+
+/** Who may keep a stream open, and for how long. */
+export type StreamTerms = {
+  /** When the caller's ID token expires (ms since the epoch). */
+  expiresAt: number;
+  /**
+   * Asked when the database announces a change to the caller's session or account (or to the
+   * stream's driver), and at every heartbeat as a backstop: false ends the stream (the session was
+   * revoked, the account disabled, or the driver left the caller's scope).
+   */
+  stillAllowed?: () => Promise<boolean>;
+  /** Whose stream it is: at most MAX_STREAMS_PER_SESSION per session (429 beyond). */
+  owner?: { sessionId: string; accountId: string };
+  /** The one driver the stream is about, if any: changes to that driver are checked at once. */
+  driverId?: string;
+  /** How much unread output a client may leave before it is dropped (default 256 KB). */
+  maxBufferedBytes?: number;
+};
+
 export type LocationStreams = {
   /**
    * Takes over the reply and streams one driver's positions: the current one first, then each
@@ -28,21 +55,21 @@ export type LocationStreams = {
   open(
     request: FastifyRequest,
     reply: FastifyReply,
-    stream: {
+    stream: StreamTerms & {
       driverId: string;
       /** Read after subscribing, so that no position published meanwhile is missed. */
       readCurrent: () => Promise<LocationEvent | null>;
-      /** When the caller's ID token expires (ms since the epoch). */
-      expiresAt: number;
-      /**
-       * Asked when the database announces a change to the caller's session or account or to the
-       * driver, and at every heartbeat as a backstop: false ends the stream (the session was
-       * revoked, the account disabled, or the driver left the caller's scope).
-       */
-      stillAllowed?: () => Promise<boolean>;
-      /** Whose stream it is: at most MAX_STREAMS_PER_SESSION per session (429 beyond). */
-      owner?: { sessionId: string; accountId: string };
     },
+  ): Promise<void>;
+  /**
+   * Takes over the reply and streams what `source` carries, with the same terms as a driver's
+   * stream (heartbeats, revocation, expiry, the cap per session): the fleet map's stream.
+   */
+  serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    source: StreamSource,
+    terms: StreamTerms,
   ): Promise<void>;
   /** Ends every open stream (server shutdown). */
   endAll(): void;
@@ -51,7 +78,7 @@ export type LocationStreams = {
 };
 
 type OpenStream = {
-  driverId: string;
+  driverId?: string;
   owner?: { sessionId: string; accountId: string };
   end: () => void;
   recheck: () => void;
@@ -59,6 +86,7 @@ type OpenStream = {
 
 /** Whether an announced change may concern a stream (account changes move scopes: all may). */
 function concerns(event: AccessEvent, stream: OpenStream): boolean {
+  // A fleet stream has no driver of its own: its source follows drivers' changes itself.
   if (event.kind === 'driver') return event.id === stream.driverId;
   if (event.kind === 'session') return event.id === stream.owner?.sessionId;
   return true;
@@ -103,6 +131,166 @@ export function createLocationStreams(
     for (const stream of open.values()) if (concerns(event, stream)) stream.recheck();
   });
 
+  /** A driver's positions: the current one first, then each new one from the bus, never older. */
+  const driverSource = (
+    driverId: string,
+    readCurrent: () => Promise<LocationEvent | null>,
+  ): StreamSource => ({
+    async attach() {
+      // Positions that arrive before the stream is ready wait here, in order.
+      let pending: LocationEvent[] | null = [];
+      let send: (event: LocationEvent) => void = () => {};
+      const detach = watch(driverId, (event) => {
+        if (pending) pending.push(event);
+        else send(event);
+      });
+      let current: LocationEvent | null;
+      try {
+        current = await readCurrent();
+      } catch (error) {
+        detach();
+        throw error;
+      }
+      return {
+        detach,
+        start(write) {
+          // A position older than one already sent is stale (a late message); the map never jumps back.
+          let lastSentAt = Number.NEGATIVE_INFINITY;
+          send = (event) => {
+            const at = Date.parse(event.at);
+            if (at < lastSentAt) return;
+            lastSentAt = at;
+            write(formatLocationEvent(event));
+          };
+          if (current) send(current);
+          for (const event of pending ?? []) send(event);
+          pending = null;
+        },
+      };
+    },
+  });
+
+  async function serve(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    source: StreamSource,
+    { expiresAt, stillAllowed, owner, driverId, maxBufferedBytes = MAX_BUFFERED_BYTES }: StreamTerms,
+  ): Promise<void> {
+    // The slot is taken before the first await, so that parallel opens cannot pass the cap.
+    if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
+      throw new AppError('RATE_LIMITED', m.tooManyStreams(), { headers: { 'retry-after': '5' } });
+    }
+    if (owner) perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
+    let slotHeld = Boolean(owner);
+    const releaseSlot = () => {
+      if (!slotHeld || !owner) return;
+      slotHeld = false;
+      const left = (perSession.get(owner.sessionId) ?? 1) - 1;
+      if (left > 0) perSession.set(owner.sessionId, left);
+      else perSession.delete(owner.sessionId);
+    };
+
+    let attached: Awaited<ReturnType<StreamSource['attach']>>;
+    try {
+      attached = await source.attach();
+    } catch (error) {
+      releaseSlot();
+      throw error;
+    }
+
+    reply.hijack();
+    const raw = reply.raw;
+    raw.writeHead(200, {
+      // Security headers and rate-limit headers set by earlier hooks still apply.
+      ...(reply.getHeaders() as OutgoingHttpHeaders),
+      'x-request-id': request.id,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      // The connection serves this stream only; closing it with the stream lets the server
+      // shut down without waiting for keep-alive timeouts.
+      connection: 'close',
+      'x-accel-buffering': 'no',
+    });
+
+    let expiry: NodeJS.Timeout | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      attached.detach();
+      clearTimeout(heartbeat);
+      clearInterval(heartbeat);
+      clearTimeout(expiry);
+      open.delete(end);
+      releaseSlot();
+      if (!raw.writableEnded) raw.end();
+      request.log.debug({ driverId }, 'live stream ended');
+    };
+    const write = (chunk: string) => {
+      if (ended) return;
+      raw.write(chunk);
+      if (raw.writableLength > maxBufferedBytes) end();
+    };
+    // One check at a time; a change announced during a check is checked again after it.
+    let checking = false;
+    let checkAgain = false;
+    const recheck = () => {
+      if (!stillAllowed || ended) return;
+      if (checking) {
+        checkAgain = true;
+        return;
+      }
+      checking = true;
+      stillAllowed().then(
+        (allowed) => {
+          checking = false;
+          if (!allowed) end();
+          else if (checkAgain) {
+            checkAgain = false;
+            recheck();
+          }
+        },
+        () => end(),
+      );
+    };
+    const beat = () => {
+      write(': heartbeat\n\n');
+      recheck();
+    };
+    // Each stream beats at its own phase, so that the backstop checks of many streams do not
+    // all hit the database at the same moment.
+    heartbeat = setTimeout(
+      () => {
+        beat();
+        heartbeat = setInterval(beat, heartbeatMs);
+      },
+      Math.round(heartbeatMs * (0.5 + Math.random() / 2)),
+    );
+
+    open.set(end, { driverId, owner, end, recheck });
+    raw.on('close', end);
+    raw.on('error', end);
+    // A client that left while the stream was being prepared has already closed its side.
+    if (raw.destroyed || request.raw.socket?.destroyed) {
+      end();
+      return;
+    }
+
+    // The comment goes out at once, so the client sees the stream open even with nothing to send.
+    write(': connected\n\n');
+    attached.start(write);
+
+    const endAtExpiry = () => {
+      if (ended) return;
+      const left = expiresAt - Date.now();
+      if (left <= 0) end();
+      else expiry = setTimeout(endAtExpiry, Math.min(left, MAX_TIMER_MS));
+    };
+    endAtExpiry();
+    request.log.debug({ driverId }, 'live stream opened');
+  }
+
   return {
     get size() {
       return open.size;
@@ -112,139 +300,10 @@ export function createLocationStreams(
       for (const end of [...open.keys()]) end();
     },
 
-    async open(request, reply, { driverId, readCurrent, expiresAt, stillAllowed, owner }) {
-      // The slot is taken before the first await, so that parallel opens cannot pass the cap.
-      if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
-        throw new AppError('RATE_LIMITED', m.tooManyStreams(), { headers: { 'retry-after': '5' } });
-      }
-      if (owner) perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
-      let slotHeld = Boolean(owner);
-      const releaseSlot = () => {
-        if (!slotHeld || !owner) return;
-        slotHeld = false;
-        const left = (perSession.get(owner.sessionId) ?? 1) - 1;
-        if (left > 0) perSession.set(owner.sessionId, left);
-        else perSession.delete(owner.sessionId);
-      };
-      // Positions that arrive before the stream is ready wait here, in order.
-      let pending: LocationEvent[] | null = [];
-      let send: (event: LocationEvent) => void = () => {};
-      const unsubscribe = watch(driverId, (event) => {
-        if (pending) pending.push(event);
-        else send(event);
-      });
-
-      let current: LocationEvent | null;
-      try {
-        current = await readCurrent();
-      } catch (error) {
-        unsubscribe();
-        releaseSlot();
-        throw error;
-      }
-
-      reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        // Security headers and rate-limit headers set by earlier hooks still apply.
-        ...(reply.getHeaders() as OutgoingHttpHeaders),
-        'x-request-id': request.id,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache, no-transform',
-        // The connection serves this stream only; closing it with the stream lets the server
-        // shut down without waiting for keep-alive timeouts.
-        connection: 'close',
-        'x-accel-buffering': 'no',
-      });
-
-      let expiry: NodeJS.Timeout | undefined;
-      let heartbeat: NodeJS.Timeout | undefined;
-      let ended = false;
-      const end = () => {
-        if (ended) return;
-        ended = true;
-        unsubscribe();
-        clearTimeout(heartbeat);
-        clearInterval(heartbeat);
-        clearTimeout(expiry);
-        open.delete(end);
-        releaseSlot();
-        if (!raw.writableEnded) raw.end();
-        request.log.debug({ driverId }, 'location stream ended');
-      };
-      const write = (chunk: string) => {
-        if (ended) return;
-        raw.write(chunk);
-        if (raw.writableLength > MAX_BUFFERED_BYTES) end();
-      };
-      // One check at a time; a change announced during a check is checked again after it.
-      let checking = false;
-      let checkAgain = false;
-      const recheck = () => {
-        if (!stillAllowed || ended) return;
-        if (checking) {
-          checkAgain = true;
-          return;
-        }
-        checking = true;
-        stillAllowed().then(
-          (allowed) => {
-            checking = false;
-            if (!allowed) end();
-            else if (checkAgain) {
-              checkAgain = false;
-              recheck();
-            }
-          },
-          () => end(),
-        );
-      };
-      const beat = () => {
-        write(': heartbeat\n\n');
-        recheck();
-      };
-      // Each stream beats at its own phase, so that the backstop checks of many streams do not
-      // all hit the database at the same moment.
-      heartbeat = setTimeout(
-        () => {
-          beat();
-          heartbeat = setInterval(beat, heartbeatMs);
-        },
-        Math.round(heartbeatMs * (0.5 + Math.random() / 2)),
-      );
-
-      // A position older than one already sent is stale (a late message); the map never jumps back.
-      let lastSentAt = Number.NEGATIVE_INFINITY;
-      send = (event) => {
-        const at = Date.parse(event.at);
-        if (at < lastSentAt) return;
-        lastSentAt = at;
-        write(formatLocationEvent(event));
-      };
-
-      open.set(end, { driverId, owner, end, recheck });
-      raw.on('close', end);
-      raw.on('error', end);
-      // A client that left while the position was read has already closed its side.
-      if (raw.destroyed || request.raw.socket?.destroyed) {
-        end();
-        return;
-      }
-
-      // The comment goes out at once, so the client sees the stream open even with no position.
-      write(': connected\n\n');
-      if (current) send(current);
-      for (const event of pending) send(event);
-      pending = null;
-
-      const endAtExpiry = () => {
-        if (ended) return;
-        const left = expiresAt - Date.now();
-        if (left <= 0) end();
-        else expiry = setTimeout(endAtExpiry, Math.min(left, MAX_TIMER_MS));
-      };
-      endAtExpiry();
-      request.log.debug({ driverId }, 'location stream opened');
+    open(request, reply, { readCurrent, ...terms }) {
+      return serve(request, reply, driverSource(terms.driverId, readCurrent), terms);
     },
+
+    serve,
   };
 }

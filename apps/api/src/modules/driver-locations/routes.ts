@@ -21,11 +21,14 @@ import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { findActiveSession } from '../auth/repository';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
+import { fleetRoutes } from './fleet-routes';
+import { createFleetHub } from './fleet-stream';
 import { createGroupCommit } from '../../lib/group-commit';
 import {
   findActiveDevices,
   findDeviceTokenForUpdate,
   findDeviceTokens,
+  findPlacedDrivers,
   findVisibleDriver,
   insertDeviceToken,
   recordPositions,
@@ -119,6 +122,13 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     streams.endAll();
     done();
   });
+  const hub = createFleetHub({
+    bus: locationBus,
+    readDrivers: (ids) => findPlacedDrivers(db, ids),
+    accessEvents: options.accessEvents,
+    onError: (error) => app.log.warn({ err: error }, 'could not read the drivers of a fleet update'),
+  });
+  await app.register(fleetRoutes, { db, streams, hub, idTokenExpiry });
 
   async function visibleDriverOr404(request: FastifyRequest, driverId: string) {
     const driver = await findVisibleDriver(db, currentUser(request), driverId);

@@ -102,6 +102,14 @@ describe('GET /api/drivers/driver/:id/documents', () => {
         reviewedAt: null,
         reviewedBy: null,
         rejectionReason: null,
+        expires: [
+          'driverLicence',
+          'rcCertificate',
+          'pollutionCertificate',
+          'fitnessCertificate',
+          'vehiclePermit',
+        ].includes(key),
+        expiresOn: null,
       })),
     });
     expect(response.json().data[8]).toMatchObject({ key: 'vehcileAudit', label: 'Vehicle Audit' });
@@ -131,6 +139,8 @@ describe('GET /api/drivers/driver/:id/documents', () => {
       reviewedAt: rows[0]!.reviewedAt!.toISOString(),
       reviewedBy: { id: w.admin.id, name: w.admin.displayName },
       rejectionReason: null,
+      expires: false,
+      expiresOn: null,
     });
     expect(byKey.aadharCard).toMatchObject({
       status: 'rejected',
@@ -173,6 +183,8 @@ describe('PUT /api/drivers/driver/:id/documents/:key/image', () => {
       reviewedAt: null,
       reviewedBy: null,
       rejectionReason: null,
+      expires: true,
+      expiresOn: null,
     });
     expect(Date.parse(data.uploadedAt)).toBeGreaterThanOrEqual(before - 1000);
     expect(existsSync(join(objectRoot, documentObjectKey(driver.id, 'driverLicence', 'jpg')))).toBe(true);
@@ -475,7 +487,10 @@ describe('PATCH /api/drivers/driver/:id/documents/:key (review)', () => {
 
   it('approves, rejects with a reason and sends back to submitted, recording who and when', async () => {
     const before = Date.now();
-    const approved = await review(w.admin, driver.id, 'pollutionCertificate', { status: 'approved' });
+    const approved = await review(w.admin, driver.id, 'pollutionCertificate', {
+      status: 'approved',
+      expiresOn: '2099-01-31',
+    });
     expect(approved.statusCode).toBe(200);
     expect(approved.json().data).toMatchObject({
       key: 'pollutionCertificate',

@@ -1,3 +1,4 @@
+import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,10 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
       positionAt: a1.positionAt?.toISOString() ?? null,
       createdAt: a1.createdAt.toISOString(),
       deletedAt: null,
+      compliance: {
+        compliant: false,
+        problems: MANDATORY_DOCUMENTS.map((document) => ({ document, problem: 'missing' })),
+      },
     });
     expect(body.data[loose.id]).toMatchObject({ franchiseId: null, franchiseName: null, state: null });
   });

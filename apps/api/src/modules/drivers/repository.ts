@@ -9,10 +9,12 @@ import {
   type DocumentKey,
   type State,
 } from '@bmet/shared/constants';
+import { documentExpires } from '@bmet/shared/document-rules';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
 import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
@@ -22,12 +24,13 @@ import {
   decodeCursor,
   escapeLikePattern,
   keysetPage,
-  newestFirst,
   toListTotal,
   totalFromCursor,
   withTotal,
 } from '../../lib/paging';
+import { indianToday } from '../../lib/ist-days';
 import { refuseNul } from '../../lib/text';
+import { complianceCondition, complianceOf } from '../compliance/status';
 import { driverScope, type DriverScopeCaller } from './scope';
 import { documentLabel, stateLabel } from '@bmet/shared/labels';
 
@@ -97,7 +100,13 @@ function toDriver(row: DriverRecord): Driver {
 
 const listCursorSchema = z.object({ name: z.string(), id: z.uuid(), ...cursorTotalShape }).strict();
 
-export type DriverListOptions = { q?: string; limit: number; cursor?: string; deleted?: boolean };
+export type DriverListOptions = {
+  q?: string;
+  limit: number;
+  cursor?: string;
+  deleted?: boolean;
+  compliance?: 'compliant' | 'not_compliant';
+};
 
 /**
  * The two queries of a list page: the page itself (keyset on name then id, one row more than
@@ -114,6 +123,7 @@ export function buildDriverListQueries(
     // The same expression as drivers_search_idx, so the trigram index answers the ILIKE.
     conditions.push(ilike(driverSearchText(drivers), `%${escapeLikePattern(options.q)}%`));
   }
+  if (options.compliance) conditions.push(complianceCondition(options.compliance));
   const filter = and(...conditions);
   const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
   const where = and(
@@ -181,7 +191,12 @@ export async function findDrivers(db: Db, caller: DriverScopeCaller, options: Dr
   const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
     withTotal({ name: row.name, id: row.id }, listTotal),
   );
-  return { drivers: shown.map(toDriver), nextCursor, ...listTotal };
+  const compliance = await complianceOf(
+    db,
+    shown.map((row) => row.id),
+  );
+  const withCompliance = shown.map((row) => ({ ...toDriver(row), compliance: compliance.get(row.id) }));
+  return { drivers: withCompliance, nextCursor, ...listTotal };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -331,6 +346,7 @@ const documentColumns = {
   reviewedAt: driverDocuments.reviewedAt,
   reviewedBy: driverDocuments.reviewedBy,
   rejectionReason: driverDocuments.rejectionReason,
+  expiresOn: driverDocuments.expiresOn,
   reviewerName: sql<string | null>`coalesce(${reviewer.displayName}, ${reviewer.email})`,
 };
 
@@ -345,6 +361,8 @@ function toDocument(key: DocumentKey, row: DocumentRecord | undefined): DriverDo
     reviewedAt: row?.reviewedAt?.toISOString() ?? null,
     reviewedBy: row?.reviewedBy ? { id: row.reviewedBy, name: row.reviewerName ?? '' } : null,
     rejectionReason: row?.rejectionReason ?? null,
+    expires: documentExpires(key),
+    expiresOn: row?.expiresOn ?? null,
   };
 }
 
@@ -397,6 +415,7 @@ const reviewFields = (row: typeof driverDocuments.$inferSelect | null) => ({
   reviewedBy: row?.reviewedBy ?? null,
   reviewedAt: row?.reviewedAt ?? null,
   rejectionReason: row?.rejectionReason ?? null,
+  expiresOn: row?.expiresOn ?? null,
 });
 
 const imageFields = (row: typeof driverDocuments.$inferSelect | null) => ({
@@ -434,11 +453,13 @@ export async function saveDocumentImage(
       size: input.size,
       uploadedAt: new Date(),
     };
+    // A new image is a new document: its expiry is entered again when it is reviewed.
     const review = {
       status: 'submitted' as const,
       reviewedBy: null,
       reviewedAt: null,
       rejectionReason: null,
+      expiresOn: null,
     };
     await tx
       .insert(driverDocuments)
@@ -463,8 +484,33 @@ export async function saveDocumentImage(
   });
 }
 
-export type ReviewDecision =
-  { status: 'approved' } | { status: 'submitted' } | { status: 'rejected'; reason: string };
+export type ReviewDecision = (
+  { status: 'approved' } | { status: 'submitted' } | { status: 'rejected'; reason: string }
+) & { expiresOn?: string };
+
+const expiryProblem = (message: string) =>
+  new AppError('VALIDATION', message, { fieldErrors: { expiresOn: [message] } });
+
+/**
+ * The expiry a review leaves on a document: the one given, else the one recorded. Only documents
+ * that expire carry one, and an approval needs one that has not passed (a day in India).
+ */
+function expiryAfterReview(
+  key: DocumentKey,
+  decision: ReviewDecision,
+  recorded: string | null,
+): string | null {
+  if (!documentExpires(key)) {
+    if (decision.expiresOn) throw expiryProblem(m.documentDoesNotExpire());
+    return null;
+  }
+  const expiresOn = decision.expiresOn ?? recorded;
+  if (decision.status === 'approved') {
+    if (!expiresOn) throw expiryProblem(m.expiryDateRequired());
+    if (expiresOn < indianToday()) throw expiryProblem(m.expiryDatePassed());
+  }
+  return expiresOn;
+}
 
 /**
  * Records a review decision on a document that has an image: approved or rejected (with its
@@ -481,14 +527,16 @@ export async function reviewDocument(
     const before = await lockDocument(tx, input.driverId, input.key);
     if (!before?.objectKey) throw new AppError('CONFLICT', m.documentHasNoImage());
     const { decision } = input;
+    const expiresOn = expiryAfterReview(input.key, decision, before.expiresOn);
     const after =
       decision.status === 'submitted'
-        ? { status: decision.status, reviewedBy: null, reviewedAt: null, rejectionReason: null }
+        ? { status: decision.status, reviewedBy: null, reviewedAt: null, rejectionReason: null, expiresOn }
         : {
             status: decision.status,
             reviewedBy: caller.id,
             reviewedAt: new Date(),
             rejectionReason: decision.status === 'rejected' ? decision.reason : null,
+            expiresOn,
           };
     await tx
       .update(driverDocuments)
@@ -516,44 +564,61 @@ const cursorTime = (column: typeof trips.createdAt | typeof driverRatings.create
 
 const timeKey = (row: { cursorAt: string; id: string }) => ({ at: row.cursorAt, id: row.id });
 
-/** The completed trips of a driver (its booking history), newest first. */
+/**
+ * A driver's booking history, newest first: its completed trips, and the entries of the driver
+ * app's own history brought by the Firebase import (driver_booking_history). An imported entry
+ * that repeats a completed trip (same pick-up, destination and price) is shown once, as the trip.
+ */
 export async function findDriverHistory(
   db: DbExecutor,
   driverId: string,
   options: { limit: number; cursor?: string },
 ) {
   const before = options.cursor ? decodeCursor(options.cursor, timeCursorSchema) : null;
-  const rows = await db
-    .select({
-      id: trips.id,
-      customerName: trips.title,
-      pickUpLocation: trips.pickupLocation,
-      destinationLocation: trips.destinationLocation,
-      distance: trips.distanceKm,
-      price: trips.price,
-      createdAt: trips.createdAt,
-      cursorAt: cursorTime(trips.createdAt),
-    })
-    .from(trips)
-    .where(
-      and(
-        eq(trips.driverId, driverId),
-        eq(trips.status, 'completed'),
-        before
-          ? sql`(${trips.createdAt}, ${trips.id}) < (${before.at}::timestamptz, ${before.id}::uuid)`
-          : undefined,
-      ),
-    )
-    .orderBy(...newestFirst(trips.createdAt, trips.id))
-    .limit(options.limit + 1);
-  const { shown, nextCursor } = keysetPage(rows, options.limit, timeKey);
-  return {
-    data: shown.map(({ createdAt, cursorAt: _cursorAt, ...entry }) => ({
-      ...entry,
-      dateTime: createdAt.toISOString(),
-    })),
-    nextCursor,
-  };
+  const after = (alias: string) =>
+    before
+      ? sql`(${sql.raw(alias)}.created_at, ${sql.raw(alias)}.id) < (${before.at}::timestamptz, ${before.id}::uuid)`
+      : sql`true`;
+  // Each side reads one page from its own index; the two pages are then merged.
+  const rows = rowsOf(
+    await db.execute(sql`
+      select x.id, x.customer_name, x.pickup_location, x.destination_location, x.distance_km, x.price,
+        to_char(x.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as date_time,
+        to_char(x.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+      from (
+        (select t.id, t.title as customer_name, t.pickup_location, t.destination_location, t.distance_km,
+           t.price, t.created_at
+         from trips t
+         where t.driver_id = ${driverId} and t.status = 'completed' and ${after('t')}
+         order by t.created_at desc, t.id desc limit ${options.limit + 1})
+        union all
+        (select h.id, h.customer_name, h.pickup_location, h.destination_location, h.distance_km, h.price,
+           h.created_at
+         from driver_booking_history h
+         where h.driver_id = ${driverId} and ${after('h')}
+           and not exists (select 1 from trips t where t.driver_id = h.driver_id and t.status = 'completed'
+             and t.pickup_location is not distinct from h.pickup_location
+             and t.destination_location is not distinct from h.destination_location
+             and t.price is not distinct from h.price)
+         order by h.created_at desc, h.id desc limit ${options.limit + 1})
+      ) x
+      order by x.created_at desc, x.id desc
+      limit ${options.limit + 1}`),
+  );
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
+  const entries = rows.map((row) => ({
+    id: String(row.id),
+    customerName: text(row.customer_name),
+    pickUpLocation: text(row.pickup_location),
+    destinationLocation: text(row.destination_location),
+    distance: number(row.distance_km),
+    price: number(row.price),
+    dateTime: String(row.date_time),
+    cursorAt: String(row.cursor_at),
+  }));
+  const { shown, nextCursor } = keysetPage(entries, options.limit, timeKey);
+  return { data: shown.map(({ cursorAt: _cursorAt, ...entry }) => entry), nextCursor };
 }
 
 /** The rating entries of a driver, newest first. */

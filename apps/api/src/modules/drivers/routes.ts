@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
-import { can } from '@bmet/shared/permissions';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   assignDriverBodySchema,
@@ -41,6 +40,11 @@ import {
   type Caller,
 } from './repository';
 import { IMAGE_CONTENT } from '../../plugins/openapi';
+import { complianceOf } from '../compliance/status';
+import { registerDriverExport } from './export';
+import { registerDriverWalletRoutes } from './wallet';
+import { registerDocumentViewRoutes, serveDocumentImage } from './document-views';
+import { refuseDeletedView } from './scope';
 
 export type DriverRoutesOptions = { db: Db; objectStore: ObjectStore };
 
@@ -69,9 +73,13 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
     done(null, body),
   );
 
-  const withRating = async (driver: Driver) => ({
-    data: { ...driver, rating: await findRatingSummary(db, driver.id) },
-  });
+  const withRating = async (driver: Driver) => {
+    const [rating, compliance] = await Promise.all([
+      findRatingSummary(db, driver.id),
+      complianceOf(db, [driver.id]),
+    ]);
+    return { data: { ...driver, rating, compliance: compliance.get(driver.id) } };
+  };
 
   // The spec loads the drivers of each role from its own path; all three answer what the caller
   // may see, so one handler serves them.
@@ -89,18 +97,16 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
           tags: TAGS,
           summary,
           description:
-            'A page in name order, keyed by driver id in list order; `q` searches name, email, phone and vehicle number; pass `nextCursor` back as `cursor` for the next page.',
+            'A page in name order, keyed by driver id in list order; `q` searches name, email, phone and vehicle number; `compliance` keeps the drivers whose mandatory documents are all approved and unexpired (`compliant`) or not (`not_compliant`), and each driver says which are not; pass `nextCursor` back as `cursor` for the next page.',
           querystring: driverListQuerySchema,
           response: { 200: driverListResponseSchema, ...errors },
         },
       },
       async (request) => {
         const caller = callerOf(request);
-        const { q, limit, cursor, deleted } = request.query;
-        if (deleted && !can(caller, 'restore', 'drivers')) {
-          throw new AppError('FORBIDDEN', m.deletedDriversAdminOnly());
-        }
-        const page = await findDrivers(db, caller, { q: q || undefined, limit, cursor, deleted });
+        const { q, limit, cursor, deleted, compliance } = request.query;
+        refuseDeletedView(caller, deleted);
+        const page = await findDrivers(db, caller, { q: q || undefined, limit, cursor, deleted, compliance });
         return {
           data: Object.fromEntries(page.drivers.map((driver) => [driver.id, driver])),
           nextCursor: page.nextCursor,
@@ -203,6 +209,8 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       schema: {
         tags: TAGS,
         summary: 'The image of a document (JPEG or PNG bytes), only to callers who may see the driver',
+        description:
+          "Every call is recorded in the document's views (`.../views`). Aadhaar and PAN card images carry a watermark naming the caller and the time (IST).",
         params: documentParamsSchema,
         response: { 200: z.unknown().describe('The image bytes, image/jpeg or image/png'), ...errors },
       },
@@ -215,11 +223,22 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       const stored = await objectStore.get(image.objectKey);
       if (!stored) throw notFound();
       const declared = image.contentType ?? stored.contentType;
+      const served = await serveDocumentImage(db, {
+        driverId: driver.id,
+        key,
+        viewer: currentUser(request),
+        body: Buffer.from(stored.body),
+        contentType: declared,
+      });
+      // no-store: a watermarked image is one viewer's, and no copy may be served to another.
       return reply
-        .header('content-type', isDocumentImageType(declared) ? declared : 'application/octet-stream')
+        .header(
+          'content-type',
+          isDocumentImageType(served.contentType) ? served.contentType : 'application/octet-stream',
+        )
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(Buffer.from(stored.body));
+        .send(served.body);
     },
   );
 
@@ -353,4 +372,8 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       return { ...page, summary };
     },
   );
+
+  registerDriverExport(app, db);
+  registerDocumentViewRoutes(app, db);
+  registerDriverWalletRoutes(app, db);
 };

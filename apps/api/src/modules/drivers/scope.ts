@@ -1,5 +1,8 @@
 import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { m } from '@bmet/shared/paraglide/messages';
+import { can } from '@bmet/shared/permissions';
 import { accounts, drivers } from '../../db/schema';
 
 export type DriverScopeCaller = { id: string; role: Role };
@@ -27,5 +30,41 @@ export function driverScope(caller: DriverScopeCaller, options: { deleted?: bool
       const unknown: never = caller.role;
       throw new Error(`No driver scope for role ${String(unknown)}`);
     }
+  }
+}
+
+/** Where a driver stands in the hierarchy: its franchise and the city dealer that franchise works under. */
+export type DriverPlacement = {
+  franchiseId: string | null;
+  /** The dealer of the driver's franchise (null without a franchise, or for an account that is no franchise). */
+  dealerId: string | null;
+  deletedAt: Date | null;
+};
+
+/**
+ * driverScope's rule on a driver already read, for positions pushed to many viewers at once (one
+ * read of the drivers, then each viewer's share in memory). Keep the two in step: the tests check
+ * them against each other.
+ */
+export function isDriverInScope(caller: DriverScopeCaller, driver: DriverPlacement): boolean {
+  if (driver.deletedAt) return false;
+  switch (caller.role) {
+    case 'admin':
+      return true;
+    case 'city_dealer':
+      return driver.franchiseId !== null && driver.dealerId === caller.id;
+    case 'franchise':
+      return driver.franchiseId === caller.id;
+    default: {
+      const unknown: never = caller.role;
+      throw new Error(`No driver scope for role ${String(unknown)}`);
+    }
+  }
+}
+
+/** The deleted drivers are shown to those who may restore them (admins) only: the list's refusal. */
+export function refuseDeletedView(caller: DriverScopeCaller, deleted: boolean | undefined): void {
+  if (deleted && !can(caller, 'restore', 'drivers')) {
+    throw new AppError('FORBIDDEN', m.deletedDriversAdminOnly());
   }
 }

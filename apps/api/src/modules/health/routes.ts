@@ -1,15 +1,17 @@
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { LocationBus } from '../../infra/location-bus';
+import { MIGRATIONS } from '../../paths';
 
 export type HealthRoutesOptions = { db: Db; locationBus: LocationBus };
 
 const MIGRATION_COUNT = (
-  JSON.parse(readFileSync(new URL('../../db/migrations/meta/_journal.json', import.meta.url), 'utf8')) as {
+  JSON.parse(readFileSync(join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as {
     entries: unknown[];
   }
 ).entries.length;

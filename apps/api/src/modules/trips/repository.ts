@@ -1,7 +1,7 @@
-import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
-import { CAR_TYPES, type CarType, type TripStatus } from '@bmet/shared/constants';
+import { CAR_TYPES, type CarType, type State, type TripStatus } from '@bmet/shared/constants';
 import { carTypeLabel } from '@bmet/shared/labels';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -17,6 +17,7 @@ import {
   escapeLikePattern,
   newestFirst,
 } from '../../lib/paging';
+import { indianHour } from '../../lib/indian-time';
 import { refuseNul } from '../../lib/text';
 import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
 
@@ -63,7 +64,8 @@ const tripColumns = {
 function selectTrips(db: DbExecutor) {
   return db.select(tripColumns).from(trips).leftJoin(driver, eq(driver.id, trips.driverId)).$dynamic();
 }
-type TripRecord = Awaited<ReturnType<typeof selectTrips>>[number];
+/** A trip as the list reads it, before it takes the contract's shape (see toTrip). */
+export type TripRecord = Awaited<ReturnType<typeof selectTrips>>[number];
 
 /**
  * A stored trip with the spec's field names. The customer's phone number is personal data: only
@@ -154,6 +156,12 @@ export type TripListOptions = {
   to?: string;
   /** Narrows the caller's scope to these drivers' trips; never widens it. */
   driverIds?: string[];
+  /** Narrows the caller's scope to the trips of this franchise's drivers; never widens it. */
+  franchiseId?: string;
+  /** Narrows the caller's scope to the trips of drivers of this state. */
+  state?: State;
+  /** The trips created in this hour of the day in India (0 to 23). */
+  hour?: number;
   limit: number;
   cursor?: string;
 };
@@ -163,16 +171,16 @@ export type TripListOptions = {
  * year, no daylight saving). Answers the instant the day starts, with its offset spelled out so
  * that the database's own time zone plays no part.
  */
-function startOfIndianDay(date: string): string {
+export function startOfIndianDay(date: string): string {
   return `${date}T00:00:00+05:30`;
 }
 
-function nextDate(date: string): string {
+export function nextDate(date: string): string {
   const [year, month, day] = date.split('-').map(Number) as [number, number, number];
   return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
 }
 
-const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+export const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
 /** PostgreSQL has no year 0 (the schemas let it through): refuse it rather than fail the query. */
 function checkYear(field: 'from' | 'to', value: string | undefined) {
@@ -182,20 +190,27 @@ function checkYear(field: 'from' | 'to', value: string | undefined) {
   }
 }
 
-/** The trip's created_at within [from, to], both inclusive; a bare `to` includes its whole day. */
-function dateConditions(from: string | undefined, to: string | undefined): SQL[] {
+/**
+ * The trip's created_at (or another moment) within [from, to], both inclusive; a bare `to`
+ * includes its whole day.
+ */
+export function dateConditions(
+  from: string | undefined,
+  to: string | undefined,
+  column: AnyColumn = trips.createdAt,
+): SQL[] {
   checkYear('from', from);
   checkYear('to', to);
   const conditions: SQL[] = [];
   if (from) {
     const start = isBareDate(from) ? startOfIndianDay(from) : from;
-    conditions.push(sql`${trips.createdAt} >= ${start}::timestamptz`);
+    conditions.push(sql`${column} >= ${start}::timestamptz`);
   }
   if (to) {
     conditions.push(
       isBareDate(to)
-        ? sql`${trips.createdAt} < ${startOfIndianDay(nextDate(to))}::timestamptz`
-        : sql`${trips.createdAt} <= ${to}::timestamptz`,
+        ? sql`${column} < ${startOfIndianDay(nextDate(to))}::timestamptz`
+        : sql`${column} <= ${to}::timestamptz`,
     );
   }
   return conditions;
@@ -213,6 +228,7 @@ function listConditions(options: TripListOptions): SQL[] {
     options.status ? eq(trips.status, options.status) : undefined,
     options.paid === undefined ? undefined : eq(trips.paid, options.paid),
     options.carType ? eq(trips.carType, options.carType) : undefined,
+    options.hour === undefined ? undefined : sql`${indianHour(trips.createdAt)} = ${options.hour}`,
     ...dateConditions(options.from, options.to),
     after
       ? sql`(${trips.createdAt}, ${trips.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
@@ -238,6 +254,20 @@ export type ListTuning = {
 };
 
 export const LIST_TUNING: ListTuning = { recentWindow: 2000, fewDrivers: 200, directDrivers: 30 };
+
+/**
+ * Drivers chosen by franchise or state (the dashboard's links) make a list sparse by themselves:
+ * 270 drivers of a state with a handful of trips left the planner walking a year of trips (3.5 s
+ * on PostgreSQL, 6 s embedded). Up to this many of them, such a list is read driver by driver,
+ * a few index probes each; a state or franchise with more drivers has trips enough to fill its
+ * page among the newest.
+ */
+const CHOSEN_FEW_DRIVERS = 2000;
+
+function tuningFor(options: TripListOptions, tuning: ListTuning): ListTuning {
+  if (!options.franchiseId && !options.state) return tuning;
+  return { ...tuning, fewDrivers: Math.max(tuning.fewDrivers, CHOSEN_FEW_DRIVERS) };
+}
 
 /**
  * The queries of a list page, newest first, one row more than asked to tell whether another page
@@ -268,10 +298,7 @@ export function buildTripListQueries(
 ) {
   const conditions = listConditions(options);
   const size = options.limit + 1;
-  const drivenBy = and(
-    scopeDrivers(caller) ?? undefined,
-    options.driverIds ? anyOf(drivers.id, options.driverIds, 'uuid') : undefined,
-  );
+  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(options));
   if (!drivenBy) {
     return {
       kind: 'all' as const,
@@ -299,7 +326,7 @@ export function buildTripListQueries(
   const windowSize = db.select({ size: count() }).from(window.as('window'));
 
   // The scope's drivers as rows, for counting them and for reading each one's newest trips.
-  const scopeRows = scopeDriverRows(db, caller, options.driverIds).as('scope');
+  const scopeRows = scopeDriverRows(db, caller, options).as('scope');
   const scopeSize = db.select({ size: count() }).from(
     db
       .select({ id: scopeRows.id })
@@ -332,14 +359,23 @@ export function buildTripListQueries(
   return { kind: 'scoped' as const, recent, windowSize, scopeSize, perDriver, scoped };
 }
 
+/** The drivers a list is narrowed to (by id, franchise or state), if any. */
+function chosenDrivers(options: TripListOptions): SQL | undefined {
+  return and(
+    options.driverIds ? anyOf(drivers.id, options.driverIds, 'uuid') : undefined,
+    options.franchiseId ? eq(drivers.franchiseId, options.franchiseId) : undefined,
+    options.state ? eq(drivers.state, options.state) : undefined,
+  );
+}
+
 /**
- * The drivers of a trip scope (and of the chosen ids, if any) as rows. A city dealer's are read
+ * The drivers of a trip scope (and of the chosen ones, if any) as rows. A city dealer's are read
  * franchise by franchise through drivers_franchise_name_idx: the planner cannot know that a new
  * franchise has three drivers while the others have thousands, and would otherwise scan every
  * driver to find them (20 ms at 100,000 drivers, for a dealer that has just started).
  */
-function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, driverIds: string[] | undefined) {
-  const chosen = driverIds ? anyOf(drivers.id, driverIds, 'uuid') : undefined;
+function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, options: TripListOptions) {
+  const chosen = chosenDrivers(options);
   if (caller.role === 'city_dealer') {
     const ofFranchise = db
       .select({ id: drivers.id })
@@ -381,7 +417,7 @@ const SCOPE_SIZE_TTL_MS = 60_000;
 const SCOPE_SIZES_KEPT = 10_000;
 
 function scopeKey(caller: TripScopeCaller, options: TripListOptions) {
-  return options.driverIds ? null : `${caller.role}:${caller.id}`;
+  return chosenDrivers(options) ? null : `${caller.role}:${caller.id}`;
 }
 
 /**
@@ -430,15 +466,20 @@ export async function findScopedKeys(
   return { keys: await (few ? queries.perDriver : queries.scoped), ran };
 }
 
-/** A page of the trips a caller may see, newest first, with the cursor of the next page. */
-export async function findTrips(
+/**
+ * A page of the trips a caller may see as the list reads them, newest first, with the cursor of
+ * the next page: what findTrips answers, before the trips take the contract's shape. A CSV export
+ * writes these records as they are (and asks for the next page before it does).
+ */
+export async function findTripRecordPage(
   db: Db,
   caller: TripScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
-) {
+): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
   // Asked for no driver at all: nothing to answer, and no query to run.
-  if (options.driverIds?.length === 0) return { trips: [] as Trip[], nextCursor: null };
+  if (options.driverIds?.length === 0) return { rows: [], nextCursor: null };
+  tuning = tuningFor(options, tuning);
   const queries = buildTripListQueries(db, caller, options, tuning);
   let keys: { id: string; cursorAt: string }[];
   let rows: TripRecord[];
@@ -453,10 +494,18 @@ export async function findTrips(
     );
   }
   const { nextCursor } = keysetPage(keys, options.limit, (key) => ({ at: key.cursorAt, id: key.id }));
-  return {
-    trips: await toTrips(db, caller, rows.slice(0, options.limit)),
-    nextCursor,
-  };
+  return { rows: rows.slice(0, options.limit), nextCursor };
+}
+
+/** A page of the trips a caller may see, newest first, with the cursor of the next page. */
+export async function findTrips(
+  db: Db,
+  caller: TripScopeCaller,
+  options: TripListOptions,
+  tuning: ListTuning = LIST_TUNING,
+) {
+  const page = await findTripRecordPage(db, caller, options, tuning);
+  return { trips: await toTrips(db, caller, page.rows), nextCursor: page.nextCursor };
 }
 
 // ---------------------------------------------------------------------------------------------

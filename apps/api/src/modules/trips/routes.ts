@@ -15,6 +15,8 @@ import type { Db } from '../../db/client';
 import { refuseNul } from '../../lib/text';
 import { currentUser } from '../../plugins/authentication';
 import { createTripFeedback, findTripFeedback, findTrips, getTrip, type Caller } from './repository';
+import { registerTripExport } from './export';
+import { registerTripMessageRoutes } from './messages';
 
 export type TripRoutesOptions = { db: Db };
 
@@ -29,6 +31,7 @@ const errors = {
 const LIST_DESCRIPTION =
   'A page newest first, keyed by trip id in list order. `q` matches the title (case-insensitive substring); ' +
   '`from` and `to` are inclusive, and a bare date is a whole day in India Standard Time. ' +
+  '`franchiseId` and `state` narrow the list to the trips of those drivers, `hour` to the trips created in that hour of the day in India. ' +
   'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.';
 
 /** The signed-in caller as the repository needs it: scope and audit identity. */
@@ -141,4 +144,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
       return reply.status(201).send({ data: saved });
     },
   );
+
+  registerTripExport(app, db);
+  registerTripMessageRoutes(app, db);
 };

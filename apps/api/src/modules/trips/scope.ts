@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
 import { accounts, drivers, trips } from '../../db/schema';
 
@@ -11,13 +11,22 @@ export type TripScopeCaller = { id: string; role: Role };
  * soft-deleted driver stay visible: they are the franchise's past work.
  */
 export function scopeDrivers(caller: TripScopeCaller): SQL | null {
+  return scopeFranchises(caller, drivers.franchiseId);
+}
+
+/**
+ * The franchises whose drivers' trips a caller may see, as a WHERE condition on a column holding
+ * a franchise id (a driver's, or a dashboard figure's), or null for an admin. The dashboard's
+ * figures are kept per franchise and scoped by this same rule, so they count what the list shows.
+ */
+export function scopeFranchises(caller: TripScopeCaller, franchiseId: AnyColumn): SQL | null {
   switch (caller.role) {
     case 'admin':
       return null;
     case 'city_dealer':
-      return sql`${drivers.franchiseId} in (select ${accounts.id} from ${accounts} where ${accounts.dealerId} = ${caller.id} and ${accounts.role} = 'franchise')`;
+      return sql`${franchiseId} in (select ${accounts.id} from ${accounts} where ${accounts.dealerId} = ${caller.id} and ${accounts.role} = 'franchise')`;
     case 'franchise':
-      return eq(drivers.franchiseId, caller.id);
+      return eq(franchiseId, caller.id);
     default: {
       // A role added to the matrix must be given a scope here before it can see any trip.
       const unknown: never = caller.role;

@@ -1,6 +1,7 @@
 import { lazy, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { AccountList } from '../../components/account-list';
+import { ExportButton } from '../../components/export-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
@@ -22,7 +23,7 @@ export function CityDealersScreen() {
   const selected = dealers.find((dealer) => dealer.id === selectedId) ?? null;
 
   return (
-    <Page title={m.dealersTitle()}>
+    <Page title={m.dealersTitle()} actions={<ExportButton path="/city_dealer/export.csv" query={{ q }} />}>
       <SearchInput
         label={m.dealersSearchLabel()}
         placeholder={m.dealersSearchPlaceholder()}

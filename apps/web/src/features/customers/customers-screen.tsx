@@ -1,6 +1,7 @@
 import { lazy, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
@@ -22,7 +23,7 @@ export function CustomersScreen() {
   const { rows: customers, total, totalCapped } = pagedRows(list.data);
 
   return (
-    <Page title={m.customersTitle()}>
+    <Page title={m.customersTitle()} actions={<ExportButton path="/customers/export.csv" query={{ q }} />}>
       <SearchInput
         label={m.customersSearchLabel()}
         placeholder={m.customersSearchPlaceholder()}

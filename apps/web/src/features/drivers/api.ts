@@ -18,7 +18,9 @@ import type {
   historyResponseSchema,
   issuedDeviceTokenResponseSchema,
   ratingsResponseSchema,
+  reviewDocumentBodySchema,
 } from '@bmet/shared/schemas/driver';
+import type { documentViewsResponseSchema } from '@bmet/shared/schemas/document-views';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
 
@@ -31,7 +33,8 @@ const LIST_PATH: Record<Role, string> = {
 
 export const driverKeys = {
   all: ['drivers'] as const,
-  list: (role: Role, q: string, deleted: boolean) => ['drivers', 'list', role, q, deleted] as const,
+  list: (role: Role, q: string, deleted: boolean, compliance?: DriverCompliance) =>
+    ['drivers', 'list', role, q, deleted, compliance ?? null] as const,
   detail: (id: string) => ['drivers', 'detail', id] as const,
   location: (id: string) => ['drivers', 'location', id] as const,
   documents: (id: string) => ['drivers', 'documents', id] as const,
@@ -48,13 +51,16 @@ const query = (params: Record<string, string | number | boolean | undefined>) =>
   return text ? `?${text}` : '';
 };
 
-export function useDriverList(role: Role, q: string, deleted: boolean) {
+/** The driver list's compliance filter: only the drivers in order, or only those who are not. */
+export type DriverCompliance = 'compliant' | 'not_compliant';
+
+export function useDriverList(role: Role, q: string, deleted: boolean, compliance?: DriverCompliance) {
   return useInfiniteQuery({
-    queryKey: driverKeys.list(role, q, deleted),
+    queryKey: driverKeys.list(role, q, deleted, compliance),
     queryFn: ({ pageParam, signal }) =>
       apiRequest<typeof driverListResponseSchema>(
         'GET',
-        `${LIST_PATH[role]}${query({ q, limit: 50, cursor: pageParam, deleted: deleted || undefined })}`,
+        `${LIST_PATH[role]}${query({ q, limit: 50, cursor: pageParam, deleted: deleted || undefined, compliance })}`,
         {
           signal,
         },
@@ -126,7 +132,9 @@ export function useDocuments(id: string) {
 /** A document image as an object URL: images are served only with the bearer token, never publicly. */
 export function useDocumentImage(id: string, key: DocumentKey, version: string | null) {
   const result = useQuery({
-    queryKey: [...driverKeys.documents(id), 'image', key, version],
+    // Outside the drivers' keys: a review, an upload or an assignment refreshes those, and must
+    // not fetch every image again (each fetch is a recorded view); a new image is a new version.
+    queryKey: ['document-image', id, key, version],
     queryFn: async ({ signal }) => {
       const response = await authorizedFetch(`/drivers/driver/${id}/documents/${key}/image`, { signal });
       if (!response.ok)
@@ -157,8 +165,7 @@ export function useUploadDocument(id: string) {
   });
 }
 
-export type ReviewDecision =
-  { status: 'approved' } | { status: 'submitted' } | { status: 'rejected'; reason: string };
+export type ReviewDecision = z.input<typeof reviewDocumentBodySchema>;
 
 export function useReviewDocument(id: string) {
   const client = useQueryClient();
@@ -167,7 +174,13 @@ export function useReviewDocument(id: string) {
       apiRequest<typeof driverDocumentResponseSchema>('PATCH', `/drivers/driver/${id}/documents/${key}`, {
         body: decision,
       }).then((r) => r.data),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
+    // A review can change the driver's compliance, on its dashboard, in the lists and counts.
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
+        client.invalidateQueries({ queryKey: driverKeys.detail(id) }),
+        client.invalidateQueries({ queryKey: ['compliance'] }),
+      ]),
   });
 }
 
@@ -255,5 +268,20 @@ export function useAssignDriver(id: string) {
         body,
       }).then((r) => r.data),
     onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
+  });
+}
+
+/** Who was served a document's image and when, newest first, paged (read fresh at each opening). */
+export function useDocumentViews(id: string, key: DocumentKey) {
+  return useInfiniteQuery({
+    queryKey: [...driverKeys.documents(id), 'views', key],
+    queryFn: ({ pageParam, signal }) =>
+      apiRequest<typeof documentViewsResponseSchema>(
+        'GET',
+        `/drivers/driver/${id}/documents/${key}/views${query({ limit: 20, cursor: pageParam })}`,
+        { signal },
+      ),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
   });
 }

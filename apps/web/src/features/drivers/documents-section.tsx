@@ -7,16 +7,35 @@ import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
-import { formatDateTime } from '../../lib/format';
+import { formatCalendarDate, formatDateTime, INDIA_TIME_ZONE } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 import { useDocumentImage, useDocuments, useReviewDocument, useUploadDocument } from './api';
 import { ImageZoom } from './image-zoom';
+import { DocumentViewsButton } from './document-views-button';
 import { documentLabel, documentStatusLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 
 const RejectDialog = lazy(() =>
   import('./reject-document-dialog').then((m) => ({ default: m.RejectDialog })),
 );
+const ExpiryDialog = lazy(() => import('./expiry-dialog').then((m) => ({ default: m.ExpiryDialog })));
+
+/** Days from today in India to a YYYY-MM-DD date (negative once it has passed). */
+function daysUntil(date: string): number {
+  const today = new Intl.DateTimeFormat('en-CA', { timeZone: INDIA_TIME_ZONE }).format(new Date());
+  return Math.round((Date.parse(date) - Date.parse(today)) / 86_400_000);
+}
+
+/** A document's expiry: red once passed, orange within 30 days. */
+function ExpiryLine({ expiresOn }: { expiresOn: string }) {
+  const days = daysUntil(expiresOn);
+  const date = formatCalendarDate(expiresOn);
+  return (
+    <Text size="xs" c={days < 0 ? 'red' : days <= 30 ? 'orange' : 'dimmed'} fw={days <= 30 ? 600 : undefined}>
+      {days < 0 ? m.complianceExpiredOn({ date }) : m.documentExpiresOnDate({ date })}
+    </Text>
+  );
+}
 
 const STATUS_COLORS: Record<DocumentStatus, string> = {
   not_submitted: 'gray',
@@ -74,6 +93,7 @@ function StatusCell({ document }: { document: DriverDocument }) {
           {m.driversUploadedAwaitingReview({ date: formatDateTime(document.uploadedAt) })}
         </Text>
       )}
+      {document.expires && document.expiresOn && <ExpiryLine expiresOn={document.expiresOn} />}
       {document.rejectionReason && (
         <Text size="xs" c="red">
           {m.driversRejectionReason({ reason: document.rejectionReason })}
@@ -87,10 +107,12 @@ function DocumentActions({
   driverId,
   document,
   onReject,
+  onExpiry,
 }: {
   driverId: string;
   document: DriverDocument;
   onReject: (key: DocumentKey) => void;
+  onExpiry: (key: DocumentKey) => void;
 }) {
   const { session } = useSession();
   const upload = useUploadDocument(driverId);
@@ -127,20 +149,33 @@ function DocumentActions({
           variant="light"
           loading={review.isPending}
           onClick={() =>
-            review.mutate(
-              { key: document.key, decision: { status: 'approved' } },
-              {
-                onSuccess: () =>
-                  showNotification({
-                    color: 'teal',
-                    message: m.driversDocumentApproved({ document: label }),
-                  }),
-                onError: (error) => showNotification({ color: 'red', message: error.message }),
-              },
-            )
+            // A document that expires is approved with its expiry date, asked for first.
+            document.expires
+              ? onExpiry(document.key)
+              : review.mutate(
+                  { key: document.key, decision: { status: 'approved' } },
+                  {
+                    onSuccess: () =>
+                      showNotification({
+                        color: 'teal',
+                        message: m.driversDocumentApproved({ document: label }),
+                      }),
+                    onError: (error) => showNotification({ color: 'red', message: error.message }),
+                  },
+                )
           }
         >
           {m.driversApprove()}
+        </Button>
+      )}
+      {mayReview && document.expires && document.status === 'approved' && (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => onExpiry(document.key)}
+          aria-label={m.documentCorrectExpiryOf({ document: label })}
+        >
+          {m.documentCorrectExpiry()}
         </Button>
       )}
       {mayReview && document.hasImage && document.status !== 'rejected' && (
@@ -172,6 +207,7 @@ function DocumentActions({
 export function DocumentsSection({ driverId }: { driverId: string }) {
   const documents = useDocuments(driverId);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
+  const [dating, setDating] = useState<DocumentKey | null>(null);
   if (documents.isPending) return <Loader aria-label={m.driversLoadingDocuments()} />;
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
   return (
@@ -187,12 +223,18 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
             </Cell>
             <Cell label={m.driversImage()}>
               <Thumbnail driverId={driverId} document={document} />
+              {document.hasImage && <DocumentViewsButton driverId={driverId} documentKey={document.key} />}
             </Cell>
             <Cell label={m.driversStatus()}>
               <StatusCell document={document} />
             </Cell>
             <Cell label="">
-              <DocumentActions driverId={driverId} document={document} onReject={setRejecting} />
+              <DocumentActions
+                driverId={driverId}
+                document={document}
+                onReject={setRejecting}
+                onExpiry={setDating}
+              />
             </Cell>
           </tr>
         ))}
@@ -202,6 +244,15 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
           driverId={driverId}
           document={documents.data.find((d) => d.key === rejecting) ?? null}
           onClose={() => setRejecting(null)}
+        />
+      </OnDemand>
+      <OnDemand open={dating !== null}>
+        <ExpiryDialog
+          // A new dialog for each document, holding that document's date.
+          key={dating ?? ''}
+          driverId={driverId}
+          document={documents.data.find((d) => d.key === dating) ?? null}
+          onClose={() => setDating(null)}
         />
       </OnDemand>
     </>

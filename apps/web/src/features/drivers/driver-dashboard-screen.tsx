@@ -19,12 +19,15 @@ import { DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
+import { HistoryLink } from '../../components/history-link';
+import { complianceReasons } from './compliance-badge';
 import { Page } from '../../components/page';
 import { TimeAgo } from '../../components/time-ago';
 import { useSession } from '../../lib/session-context';
 import { useDriver } from './api';
 import { DocumentsSection } from './documents-section';
 import { HistorySection } from './history-section';
+import { WalletSection } from './wallet-section';
 import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -168,13 +171,21 @@ export function DriverDashboardScreen() {
       <Page
         title={d.name}
         actions={
-          d.rating.average !== null && (
-            <Badge size="lg" variant="light" color="yellow">
-              ★ {d.rating.average.toFixed(1)} ({d.rating.count})
-            </Badge>
-          )
+          <Group gap="sm">
+            <HistoryLink recordType="drivers" recordId={d.id} name={d.name} />
+            {d.rating.average !== null && (
+              <Badge size="lg" variant="light" color="yellow">
+                ★ {d.rating.average.toFixed(1)} ({d.rating.count})
+              </Badge>
+            )}
+          </Group>
         }
       >
+        {d.compliance && !d.compliance.compliant && (
+          <Alert color="red" variant="light" title={m.notCompliant()}>
+            {m.complianceReasons({ reasons: complianceReasons(d.compliance) })}
+          </Alert>
+        )}
         <Section title={m.driversSectionInformation()}>
           <DriverInformation driver={d} />
         </Section>
@@ -186,6 +197,9 @@ export function DriverDashboardScreen() {
         </Section>
         <Section title={m.driversSectionRatings()}>
           <RatingsSection driverId={d.id} />
+        </Section>
+        <Section title={m.driversSectionWallet()}>
+          <WalletSection driverId={d.id} />
         </Section>
         <Section title={m.driversSectionDevices()}>
           <Suspense fallback={null}>

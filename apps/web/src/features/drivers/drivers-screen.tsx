@@ -1,4 +1,4 @@
-import { Group, SegmentedControl } from '@mantine/core';
+import { Group, NativeSelect, SegmentedControl } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -8,6 +8,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
@@ -18,7 +19,8 @@ import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
 import { useSearch } from '../../lib/use-search';
-import { useDeleteDriver, useDriverList, useRestoreDriver } from './api';
+import { useDeleteDriver, useDriverList, useRestoreDriver, type DriverCompliance } from './api';
+import { ComplianceBadge } from './compliance-badge';
 
 function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
   const navigate = useNavigate();
@@ -92,7 +94,8 @@ export function DriversScreen() {
   const { search, setSearch, q } = useSearch();
   const [view, setView] = useState<'active' | 'deleted'>('active');
   const deletedView = view === 'deleted';
-  const list = useDriverList(role, q, deletedView);
+  const [compliance, setCompliance] = useState<DriverCompliance | ''>('');
+  const list = useDriverList(role, q, deletedView, compliance || undefined);
 
   if (list.isError && !list.data) {
     return (
@@ -105,14 +108,29 @@ export function DriversScreen() {
   const { rows: drivers, total, totalCapped } = pagedRows(list.data);
 
   return (
-    <Page title={m.driverList()}>
-      <Group justify="space-between" align="end" wrap="wrap">
+    <Page
+      title={m.driverList()}
+      actions={<ExportButton path="/drivers/export.csv" query={{ q, deleted: deletedView || undefined }} />}
+    >
+      <Group align="end" wrap="wrap">
         <SearchInput
           label={m.driversSearchLabel()}
           placeholder={m.driversSearchPlaceholder()}
           value={search}
           onChange={setSearch}
           width={420}
+        />
+        <NativeSelect
+          label={m.driversFilterCompliance()}
+          value={compliance}
+          onChange={(event) => setCompliance(event.currentTarget.value as DriverCompliance | '')}
+          data={[
+            { value: '', label: m.driversFilterAll() },
+            { value: 'not_compliant', label: m.driversFilterNotCompliant() },
+            { value: 'compliant', label: m.driversFilterCompliant() },
+          ]}
+          w={170}
+          mr="auto"
         />
         {can(role, 'restore', 'drivers') && (
           <SegmentedControl
@@ -153,6 +171,7 @@ export function DriversScreen() {
                 <tr key={driver.id} role="row">
                   <Cell label="">
                     <span className={listTableClasses.title}>{driver.name}</span>
+                    <ComplianceBadge compliance={driver.compliance} />
                   </Cell>
                   <Cell label={m.driversEmail()}>{driver.email || m.noInfo()}</Cell>
                   <Cell label={m.driversPhoneNumber()}>{driver.phoneNumber || m.noInfo()}</Cell>

@@ -1,6 +1,7 @@
 import { lazy, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { AccountList } from '../../components/account-list';
+import { ExportButton } from '../../components/export-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
@@ -23,7 +24,7 @@ export function FranchisesScreen() {
   const selected = franchises.find((franchise) => franchise.id === selectedId) ?? null;
 
   return (
-    <Page title={m.franchisesTitle()}>
+    <Page title={m.franchisesTitle()} actions={<ExportButton path="/franchise/export.csv" query={{ q }} />}>
       <SearchInput
         label={m.franchisesSearchLabel()}
         placeholder={m.franchisesSearchPlaceholder()}

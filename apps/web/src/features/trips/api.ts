@@ -5,7 +5,7 @@ import {
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
-import type { CarType, Role, TripStatus } from '@bmet/shared/constants';
+import type { CarType, Role, State, TripStatus } from '@bmet/shared/constants';
 import type {
   tripDetailResponseSchema,
   tripFeedbackResponseSchema,
@@ -20,6 +20,10 @@ export type TripFilters = {
   carType?: CarType;
   from?: string;
   to?: string;
+  /** Set from a dashboard link: the trips of a franchise's drivers, of a state, of an hour. */
+  franchiseId?: string;
+  state?: State;
+  hour?: number;
 };
 
 export const tripKeys = {

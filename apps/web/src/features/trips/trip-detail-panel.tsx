@@ -16,8 +16,10 @@ import {
 } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
+import { HistoryLink } from '../../components/history-link';
 import { StarRating } from '../../components/star-rating';
 import { useSubmitFeedback, useTrip } from './api';
+import { TripMessages } from './trip-messages';
 
 const show = (value: string | number | null | undefined) =>
   value === null || value === undefined || value === '' ? '-' : value;
@@ -144,6 +146,8 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
               ))}
             </Table.Tbody>
           </Table>
+          <HistoryLink recordType="trip-feedback" recordId={trip.data.id} name={trip.data.title} />
+          <TripMessages tripId={tripId} />
           <FeedbackForm tripId={tripId} />
           {trip.data.feedback.length > 0 && (
             <Stack gap="xs" aria-label={m.tripsSavedFeedback()}>

@@ -1,6 +1,6 @@
 import { Group, NativeSelect, Text } from '@mantine/core';
 import { lazy, useMemo, useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -8,6 +8,7 @@ import type { Trip } from '@bmet/shared/schemas/trip';
 import { DateField } from '../../components/date-field';
 import { Filters } from '../../components/filters';
 import { ErrorAlert } from '../../components/error-alert';
+import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { RowButton, Tag, type TagColor } from '../../components/row-parts';
@@ -17,6 +18,8 @@ import { SearchInput } from '../../components/search-input';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
 import { useSearch } from '../../lib/use-search';
+import { readTripListAddress } from '../../lib/trip-list-address';
+import { LinkedFilterButtons, type LinkedFilters } from './linked-filters';
 import { useTripList, type TripFilters } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -63,12 +66,23 @@ export function TripsScreen() {
   const { session } = useSession();
   const { tripId } = useParams();
   const navigate = useNavigate();
-  const { search, setSearch, q } = useSearch();
-  const [status, setStatus] = useState<string | null>(null);
-  const [paid, setPaid] = useState<string | null>(null);
-  const [carType, setCarType] = useState<string | null>(null);
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  // The filters a link opened the list with (a dashboard bar): read once, then the screen's own.
+  const [address] = useSearchParams();
+  const [opened] = useState(() => readTripListAddress(address));
+  const { search, setSearch, q } = useSearch(150, opened.q);
+  const [status, setStatus] = useState<string | null>(opened.status ?? null);
+  const [paid, setPaid] = useState<string | null>(
+    opened.paid === undefined ? null : opened.paid ? 'paid' : 'unpaid',
+  );
+  const [carType, setCarType] = useState<string | null>(opened.carType ?? null);
+  const [from, setFrom] = useState(opened.from ?? '');
+  const [to, setTo] = useState(opened.to ?? '');
+  const [linked, setLinked] = useState<LinkedFilters>(() => ({
+    franchiseId: opened.franchiseId,
+    franchiseName: opened.franchiseName,
+    state: opened.state,
+    hour: opened.hour,
+  }));
   const filters: TripFilters = useMemo(
     () => ({
       q,
@@ -77,8 +91,11 @@ export function TripsScreen() {
       carType: (carType as CarType | null) ?? undefined,
       from: from || undefined,
       to: to || undefined,
+      franchiseId: linked.franchiseId,
+      state: linked.state,
+      hour: linked.hour,
     }),
-    [q, status, paid, carType, from, to],
+    [q, status, paid, carType, from, to, linked],
   );
   const list = useTripList(session!.role, filters);
   const { rows: trips } = pagedRows(list.data);
@@ -124,7 +141,7 @@ export function TripsScreen() {
   );
 
   return (
-    <Page title={m.listOfTrips()}>
+    <Page title={m.listOfTrips()} actions={<ExportButton path="/trips/export.csv" query={filters} />}>
       <Group align="end" gap="sm" wrap="wrap">
         <SearchInput
           label={m.tripsSearchLabel()}
@@ -164,6 +181,7 @@ export function TripsScreen() {
           <DateField label={m.tripsFilterTo()} value={to} onChange={setTo} w={150} />
         </Filters>
       </Group>
+      <LinkedFilterButtons filters={linked} onChange={setLinked} />
       {list.isPending ? (
         <ListLoader label={m.tripsLoading()} />
       ) : (

@@ -33,6 +33,9 @@ export function WelcomeScreen() {
         <Transition mounted={animationDone} transition="fade-up" duration={400}>
           {(styles) => (
             <Group style={styles} gap="sm" data-testid="welcome-shortcuts">
+              <Button component={Link} to="/dashboard" variant="white">
+                {m.navDashboard()}
+              </Button>
               <Button component={Link} to="/drivers" variant="white">
                 {m.navDrivers()}
               </Button>

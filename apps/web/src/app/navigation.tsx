@@ -1,0 +1,78 @@
+import { UnstyledButton } from '@mantine/core';
+import { IconLogout } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import type { Role } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
+import { can, type Permission } from '@bmet/shared/permissions';
+import { ComplianceCount } from './compliance-count';
+import classes from './layout.module.css';
+
+/** `label` is called when the bar is drawn, so that it follows the language. */
+export type NavItem = { label: () => string; to: string; permission: Permission };
+
+/**
+ * The navigation bar: the dashboard first for every role, then the spec's order (Drivers and Trips
+ * for all, then each role's extras).
+ */
+export const NAV_ITEMS: NavItem[] = [
+  { label: m.navDashboard, to: '/dashboard', permission: ['stats', 'view'] },
+  { label: m.navFleetMap, to: '/fleet', permission: ['fleet', 'view'] },
+  { label: m.navDrivers, to: '/drivers', permission: ['drivers', 'list'] },
+  { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },
+  { label: m.updatePassword, to: '/update-password', permission: ['passwords', 'update'] },
+  { label: m.navManagePrices, to: '/manage-prices', permission: ['car-rates', 'list'] },
+  { label: m.navCustomers, to: '/customers', permission: ['customers', 'list'] },
+  { label: m.navCreateCityDealer, to: '/createcitydealer', permission: ['city-dealers', 'create'] },
+  { label: m.navFranchises, to: '/displayFranchise', permission: ['franchises', 'list'] },
+  { label: m.navCreateFranchise, to: '/createfranchise', permission: ['franchises', 'create'] },
+  { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
+  { label: m.navCompliance, to: '/compliance', permission: ['compliance', 'list'] },
+  { label: m.navAudit, to: '/audit', permission: ['audit', 'list'] },
+];
+
+/**
+ * The navigation bar of a signed-in user. Its code (every screen's name in both languages) loads
+ * after the first paint, and never on the sign-in screen, which has no navigation.
+ */
+export function Navigation({
+  role,
+  opened,
+  onNavigate,
+  onLogout,
+}: {
+  role: Role;
+  opened: boolean;
+  onNavigate: () => void;
+  onLogout: () => void;
+}) {
+  const location = useLocation();
+  const items = NAV_ITEMS.filter((item) => can(role, item.permission[1] as never, item.permission[0]));
+  const current = location.pathname.toLowerCase();
+  return (
+    <nav className={classes.navbar} data-opened={opened || undefined} aria-label={m.appMainNavigation()}>
+      <div className={classes.navLinks}>
+        {items.map((item) => (
+          <UnstyledButton
+            key={item.to}
+            component={Link}
+            to={item.to}
+            className={classes.navLink}
+            data-active={current === item.to.toLowerCase() || undefined}
+            aria-current={current === item.to.toLowerCase() ? 'page' : undefined}
+            onClick={onNavigate}
+            aria-describedby={item.to === '/compliance' ? 'nav-compliance-count' : undefined}
+          >
+            {item.label()}
+            {item.to === '/compliance' && (
+              <ComplianceCount id="nav-compliance-count" path={location.pathname} />
+            )}
+          </UnstyledButton>
+        ))}
+      </div>
+      <UnstyledButton className={classes.navLink} data-danger onClick={onLogout}>
+        <IconLogout size={16} aria-hidden />
+        {m.logout()}
+      </UnstyledButton>
+    </nav>
+  );
+}
