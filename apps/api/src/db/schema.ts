@@ -65,6 +65,14 @@ export const accounts = pgTable(
   (t) => [
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
     index('accounts_role_created_idx').on(t.role, t.createdAt),
+    // The lists' other sorts: by name, and by state then name (as the lists spell them).
+    index('accounts_role_name_idx').on(t.role, sql`coalesce(${t.displayName}, '')`, t.id),
+    index('accounts_role_state_idx').on(
+      t.role,
+      sql`coalesce(${t.state}, '')`,
+      sql`coalesce(${t.displayName}, '')`,
+      t.id,
+    ),
     index('accounts_dealer_idx').on(t.dealerId),
     uniqueIndex('accounts_firebase_key_idx').on(t.firebaseKey),
   ],
@@ -160,6 +168,8 @@ export const drivers = pgTable(
     index('drivers_franchise_name_idx').on(t.franchiseId, t.name, t.id),
     index('drivers_name_idx').on(t.name, t.id),
     index('drivers_created_idx').on(t.createdAt, t.id),
+    // A city dealer's or a franchise's drivers newest (or oldest) first, franchise by franchise.
+    index('drivers_franchise_created_idx').on(t.franchiseId, t.createdAt, t.id),
     uniqueIndex('drivers_firebase_key_idx').on(t.firebaseKey),
     // Substring search over name, email, phone and vehicle number (pg_trgm).
     index('drivers_search_idx').using('gin', sql`${driverSearchText(t)} gin_trgm_ops`),
@@ -350,6 +360,8 @@ export const trips = pgTable(
     uniqueIndex('trips_firebase_key_idx').on(t.firebaseKey),
     index('trips_driver_created_idx').on(t.driverId, t.createdAt.desc(), t.id.desc()),
     index('trips_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
+    // The list sorted by price, unknown prices as the lowest (as the list spells it).
+    index('trips_price_idx').on(sql`coalesce(${t.price}, -1)`, t.id),
     // Case-insensitive substring search on the title (pg_trgm).
     index('trips_title_search_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   ],

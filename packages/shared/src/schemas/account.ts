@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ACCOUNT_SORTS, sortShape } from './sort';
 import { LANGUAGES, STATES, type State } from '../constants';
 import { m } from '../paraglide/messages.js';
 import { currentUserSchema } from './auth';
@@ -85,6 +86,7 @@ const listFields = {
   q: z.string().trim().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  ...sortShape(ACCOUNT_SORTS),
 };
 
 /**
@@ -109,6 +111,9 @@ export const cityDealerExportQuerySchema = cityDealerListFields.omit({
 });
 
 export const franchiseListQuerySchema = z.object(listFields);
+
+/** The sort of `POST /api/city_dealer/getcitydealers` in its query string, as every list takes it. */
+export const accountSortQuerySchema = z.object(sortShape(ACCOUNT_SORTS));
 export type FranchiseListQuery = z.input<typeof franchiseListQuerySchema>;
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../constants';
 import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES } from '../audit-constants';
 import { m } from '../paraglide/messages.js';
+import { AUDIT_SORTS, sortShape } from './sort';
 
 export {
   AUDIT_ACTIONS,
@@ -44,6 +45,7 @@ export const auditListQuerySchema = inOrder(
   auditFilterSchema.extend({
     limit: z.coerce.number().int().min(1).max(200).default(50),
     cursor: z.string().max(500).optional(),
+    ...sortShape(AUDIT_SORTS),
   }),
 );
 export type AuditListQuery = z.input<typeof auditListQuerySchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DOCUMENT_KEYS, DOCUMENT_STATUSES } from '../constants';
 import { m } from '../paraglide/messages.js';
+import { COMPLIANCE_SORTS, sortShape } from './sort';
 
 /**
  * GET /api/compliance: `within=0` lists the expired documents, `within=N` those expiring from today
@@ -17,6 +18,7 @@ export const complianceQuerySchema = z.object({
   status: z.enum(['submitted']).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  ...sortShape(COMPLIANCE_SORTS),
 });
 export type ComplianceQuery = z.input<typeof complianceQuerySchema>;
 

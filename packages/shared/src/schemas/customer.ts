@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envelope, listTotalShape } from './common';
+import { CUSTOMER_SORTS, sortShape } from './sort';
 
 /** A customer; email and phone number are personal data that only admins receive. */
 export const customerSchema = z.object({
@@ -14,6 +15,7 @@ export const customerListQuerySchema = z.object({
   q: z.string().trim().max(100).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  ...sortShape(CUSTOMER_SORTS),
 });
 
 /** The spec's `{ data: { id: customer } }` in list order (by name), with the next page's cursor. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DRIVER_SORTS, sortShape } from './sort';
 import { m } from '../paraglide/messages.js';
 import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
 import { envelope, listTotalShape } from './common';
@@ -63,6 +64,7 @@ export const driverListQuerySchema = z.object({
   deleted: booleanQuery.optional(),
   /** Only the drivers whose mandatory documents are all in order, or only those whose are not. */
   compliance: z.enum(['compliant', 'not_compliant']).optional(),
+  ...sortShape(DRIVER_SORTS),
 });
 export type DriverListQuery = z.input<typeof driverListQuerySchema>;
 

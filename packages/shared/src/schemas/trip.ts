@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CAR_TYPES, STATES, TRIP_STATUSES } from '../constants';
 import { m } from '../paraglide/messages.js';
 import { envelope } from './common';
+import { sortShape, TRIP_SORTS } from './sort';
 
 const timestamp = z.string();
 const place = z.object({
@@ -70,7 +71,11 @@ const tripFilters = {
   hour: z.coerce.number().int().min(0).max(23).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().max(500).optional(),
+  ...sortShape(TRIP_SORTS),
 };
+
+/** The sort of `POST /api/trips/filter-trips` in its query string, as every list takes it. */
+export const tripSortQuerySchema = z.object(sortShape(TRIP_SORTS));
 
 /** GET /api/trips (admin): filters in the query string. */
 export const tripListQuerySchema = z.object({ ...tripFilters, paid: booleanQuery.optional() });

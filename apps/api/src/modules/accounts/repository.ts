@@ -1,25 +1,29 @@
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
 import { STATES, type State } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
+import { ACCOUNT_SORTS, DEFAULT_ORDERS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cappedCountQuery,
-  cursorTimestampSchema,
-  cursorTotalShape,
-  decodeCursor,
   escapeLikePattern,
-  keysetPage,
   toListTotal,
   totalFromCursor,
   withTotal,
   type ListTotal,
 } from '../../lib/paging';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
 import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
@@ -34,16 +38,12 @@ const dealer = alias(accounts, 'dealer');
 
 const isState = (value: string | null): value is State => STATES.includes(value as State);
 
-/** created_at to the microsecond, in UTC, for a cursor. */
-const cursorTime = sql<string>`to_char(${accounts.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-
 const common = {
   id: accounts.id,
   name: sql<string>`coalesce(${accounts.displayName}, '')`,
   email: accounts.email,
   state: accounts.state,
   createdAt: accounts.createdAt,
-  cursorAt: cursorTime,
   disabled: accounts.disabled,
 };
 
@@ -111,11 +111,33 @@ function toFranchise(row: FranchiseRow): Franchise {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Lists: newest first, keyset on (created_at, id)
+// Lists: newest first unless sorted otherwise, keyset on the sort's key
 
-const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid(), ...cursorTotalShape }).strict();
+/** The name a list shows and sorts by (accounts_role_name_idx is built on it). */
+const accountName = sql`coalesce(${accounts.displayName}, '')`;
+const id: KeyPart = { expression: accounts.id, type: 'uuid' };
 
-export type AccountListOptions = { q?: string; state?: State; limit: number; cursor?: string };
+/** Each sort's key, served by accounts_role_created_idx, accounts_role_name_idx and accounts_role_state_idx. */
+type AccountSort = (typeof ACCOUNT_SORTS)[number];
+
+const ACCOUNT_KEYS: Record<AccountSort, KeyPart[]> = {
+  createdAt: [{ expression: accounts.createdAt, type: 'timestamptz' }, id],
+  name: [{ expression: accountName, type: 'text' }, id],
+  state: [
+    { expression: sql`coalesce(${accounts.state}, '')`, type: 'text' },
+    { expression: accountName, type: 'text' },
+    id,
+  ],
+};
+
+export type AccountListOptions = {
+  q?: string;
+  state?: State;
+  limit: number;
+  cursor?: string;
+  sort?: AccountSort;
+  order?: SortOrder;
+};
 
 function listConditions(scope: SQL, options: AccountListOptions): SQL {
   const conditions: SQL[] = [scope];
@@ -130,51 +152,53 @@ function listConditions(scope: SQL, options: AccountListOptions): SQL {
   return and(...conditions)!;
 }
 
-function decodeListCursor(cursor: string | undefined) {
-  return cursor ? decodeCursor(cursor, listCursorSchema) : null;
-}
-
-function afterCursor(after: z.infer<typeof listCursorSchema> | null): SQL | undefined {
-  if (!after) return undefined;
-  return sql`(${accounts.createdAt}, ${accounts.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`;
+/** The sort, its key, the cursor's key and the rows after it. */
+function listOrder(options: AccountListOptions) {
+  const sort = resolveSort(ACCOUNT_SORTS, DEFAULT_ORDERS.accounts, options);
+  const parts = ACCOUNT_KEYS[sort.field];
+  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
+  return {
+    sort,
+    after,
+    orderBy: orderByKey(parts, sort.order),
+    keyset: after ? afterKey(parts, sort.order, after.k) : undefined,
+    sortKey: keyColumn(parts),
+  };
 }
 
 /** The first page counts (up to the cap); the next pages' cursors carry that count on. */
-async function totalOf(
-  db: Db,
-  filter: SQL,
-  after: z.infer<typeof listCursorSchema> | null,
-): Promise<ListTotal> {
+async function totalOf(db: Db, filter: SQL, after: { t?: number; tc?: boolean } | null): Promise<ListTotal> {
   return totalFromCursor(after) ?? toListTotal(await cappedCountQuery(db, accounts, filter));
 }
 
-const newestFirst = [desc(accounts.createdAt), desc(accounts.id)];
-const timeKey = (total: ListTotal) => (row: { cursorAt: string; id: string }) =>
-  withTotal({ at: row.cursorAt, id: row.id }, total);
-
-/** A page of the city dealers, newest first, with their franchise and driver counts. */
+/** A page of the city dealers in the chosen order, with their franchise and driver counts. */
 export async function findCityDealers(db: Db, options: AccountListOptions) {
   const filter = listConditions(cityDealerScope(accounts), options);
-  const after = decodeListCursor(options.cursor);
-  const rows = await selectCityDealers(db)
-    .where(and(filter, afterCursor(after)))
-    .orderBy(...newestFirst)
+  const order = listOrder(options);
+  const rows = await db
+    .select({ ...dealerColumns, sortKey: order.sortKey })
+    .from(accounts)
+    .where(and(filter, order.keyset))
+    .orderBy(...order.orderBy)
     .limit(options.limit + 1);
-  const total = await totalOf(db, filter, after);
-  const page = keysetPage(rows, options.limit, timeKey(total));
+  const total = await totalOf(db, filter, order.after);
+  const page = sortedPage(rows, options.limit, order.sort, withTotal({}, total));
   return { rows: page.shown.map(toCityDealer), nextCursor: page.nextCursor, ...total };
 }
 
-/** A page of the franchises the caller may see, newest first, with their dealer and driver count. */
+/** A page of the franchises the caller may see in the chosen order, with their dealer and driver count. */
 export async function findFranchises(db: Db, caller: AccountScopeCaller, options: AccountListOptions) {
   const filter = listConditions(franchiseScope(accounts, caller), options);
-  const after = decodeListCursor(options.cursor);
-  const rows = await selectFranchises(db)
-    .where(and(filter, afterCursor(after)))
-    .orderBy(...newestFirst)
+  const order = listOrder(options);
+  const rows = await db
+    .select({ ...franchiseColumns, sortKey: order.sortKey })
+    .from(accounts)
+    .leftJoin(dealer, eq(dealer.id, accounts.dealerId))
+    .where(and(filter, order.keyset))
+    .orderBy(...order.orderBy)
     .limit(options.limit + 1);
-  const total = await totalOf(db, filter, after);
-  const page = keysetPage(rows, options.limit, timeKey(total));
+  const total = await totalOf(db, filter, order.after);
+  const page = sortedPage(rows, options.limit, order.sort, withTotal({}, total));
   return { rows: page.shown.map(toFranchise), nextCursor: page.nextCursor, ...total };
 }
 

@@ -5,6 +5,7 @@ import type { State } from '@bmet/shared/constants';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import {
+  accountSortQuerySchema,
   cityDealerListBodySchema,
   cityDealerListResponseSchema,
   cityDealerResponseSchema,
@@ -160,12 +161,16 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         summary: 'A page of the city dealers with their franchise and driver counts',
         description: `${LIST_DESCRIPTION} \`state\` keeps the dealers of one state.`,
         body: cityDealerListBodySchema,
+        querystring: accountSortQuerySchema,
         response: { 200: cityDealerListResponseSchema, ...errors },
       },
     },
     async (request) => {
       const { q, limit, cursor, state } = request.body;
-      const page = await findCityDealers(db, { q: q || undefined, limit, cursor, state });
+      // The sort as every list takes it, in the query string; the body may name it too.
+      const sort = request.body.sort ?? request.query.sort;
+      const order = request.body.order ?? request.query.order;
+      const page = await findCityDealers(db, { q: q || undefined, limit, cursor, state, sort, order });
       return {
         data: byId(page.rows),
         nextCursor: page.nextCursor,
@@ -188,8 +193,14 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      const { q, limit, cursor } = request.query;
-      const page = await findFranchises(db, callerOf(request), { q: q || undefined, limit, cursor });
+      const { q, limit, cursor, sort, order } = request.query;
+      const page = await findFranchises(db, callerOf(request), {
+        q: q || undefined,
+        limit,
+        cursor,
+        sort,
+        order,
+      });
       return {
         data: byId(page.rows),
         nextCursor: page.nextCursor,

@@ -7,12 +7,18 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { accounts, auditLog, driverDeviceTokens, drivers, tripFeedback, trips } from '../../db/schema';
 import { istDayRange } from '../../lib/ist-days';
-import { cursorTimestampSchema, decodeCursor, keysetPage } from '../../lib/paging';
+import { AUDIT_SORTS, DEFAULT_ORDERS, resolveSort } from '@bmet/shared/schemas/sort';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 
 export type AuditCaller = { id: string; role: Role };
 export type AuditQuery = z.output<typeof auditListQuerySchema>;
-
-const cursorSchema = z.object({ at: cursorTimestampSchema, id: z.string().regex(/^\d{1,19}$/) });
 
 /** The driver a record belongs to (as text): its own id, a document's driver, a device's driver. */
 const driverOfRecord = sql`case
@@ -98,7 +104,13 @@ function filters(query: AuditQuery): SQL[] {
 const asObject = (value: unknown) =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 
-/** One page of the audit trail, newest first, keyed by (at, id). */
+/** The trail's order: by time, then by id (audit_log_at_idx, read either way). */
+const TIME_KEY: KeyPart[] = [
+  { expression: auditLog.at, type: 'timestamptz', indexDesc: true },
+  { expression: auditLog.id, type: 'int8', indexDesc: true },
+];
+
+/** One page of the audit trail, newest first unless `order=asc`, keyed by (at, id). */
 export async function findAuditEntries(
   db: Db,
   caller: AuditCaller,
@@ -107,14 +119,15 @@ export async function findAuditEntries(
   const conditions = [...filters(query)];
   const scope = auditScope(caller);
   if (scope) conditions.push(scope);
+  const sort = resolveSort(AUDIT_SORTS, DEFAULT_ORDERS.audit, query);
   if (query.cursor) {
-    const key = decodeCursor(query.cursor, cursorSchema);
-    conditions.push(sql`(${auditLog.at}, ${auditLog.id}) < (${key.at}::timestamptz, ${key.id}::bigint)`);
+    const key = decodeSortedCursor(query.cursor, sort, TIME_KEY);
+    conditions.push(afterKey(TIME_KEY, sort.order, key.k));
   }
   const actor = sql`actor`;
   const rows = rowsOf(
     await db.execute(sql`
-      select ${auditLog.id}::text as id,
+      select ${auditLog.id}::text as id, ${keyColumn(TIME_KEY)} as sort_key,
         to_char(${auditLog.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
         ${auditLog.action} as action, ${auditLog.resource} as record_type,
         ${auditLog.resourceId} as record_id, ${auditLog.before} as before, ${auditLog.after} as after,
@@ -124,10 +137,14 @@ export async function findAuditEntries(
       from ${auditLog}
       left join ${accounts} as ${actor} on ${actor}.id = ${auditLog.actorId}
       where ${conditions.length ? and(...conditions) : sql`true`}
-      order by ${auditLog.at} desc nulls last, ${auditLog.id} desc nulls last
+      order by ${sql.join(orderByKey(TIME_KEY, sort.order), sql`, `)}
       limit ${query.limit + 1}`),
   );
-  const { shown, nextCursor } = keysetPage(rows, query.limit, (row) => ({ at: row.at, id: row.id }));
+  const { shown, nextCursor } = sortedPage(
+    rows.map((row) => Object.assign(row, { sortKey: row.sort_key as unknown[] })),
+    query.limit,
+    sort,
+  );
   const names = await recordNames(db, shown);
   return {
     nextCursor,

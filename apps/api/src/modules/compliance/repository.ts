@@ -1,4 +1,4 @@
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DocumentKey } from '@bmet/shared/constants';
 import { documentLabel } from '@bmet/shared/labels';
@@ -11,13 +11,43 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { driverDocuments, drivers } from '../../db/schema';
 import { indianToday } from '../../lib/ist-days';
-import { decodeCursor, keysetPage } from '../../lib/paging';
+import { COMPLIANCE_SORTS } from '@bmet/shared/schemas/sort';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 import { driverScope, type DriverScopeCaller } from '../drivers/scope';
 
 export type ComplianceQuery = z.output<typeof complianceQuerySchema>;
 
-const dayCursor = z.object({ on: z.iso.date(), d: z.uuid(), k: z.string().max(40) }).strict();
-const timeCursor = z.object({ at: z.iso.datetime(), d: z.uuid(), k: z.string().max(40) }).strict();
+type ComplianceSort = (typeof COMPLIANCE_SORTS)[number];
+
+/**
+ * A sort's key: the field, then the driver and the document. An expiry view's documents all have
+ * an expiry date (driver_documents_expires_idx serves them); documents awaiting review may have
+ * none, nor may an old one have an upload time: those sort as the latest day and the earliest time.
+ */
+function complianceKey(field: ComplianceSort, reviewView: boolean): KeyPart[] {
+  const tail: KeyPart[] = [
+    { expression: driverDocuments.driverId, type: 'uuid' },
+    { expression: driverDocuments.key, type: 'text' },
+  ];
+  if (field === 'driverName') return [{ expression: drivers.name, type: 'text' }, ...tail];
+  if (field === 'uploadedAt') {
+    return [
+      { expression: sql`coalesce(${driverDocuments.uploadedAt}, 'epoch'::timestamptz)`, type: 'timestamptz' },
+      ...tail,
+    ];
+  }
+  const expiresOn = reviewView
+    ? sql`coalesce(${driverDocuments.expiresOn}, '9999-12-31'::date)`
+    : sql`${driverDocuments.expiresOn}`;
+  return [{ expression: expiresOn, type: 'date' }, ...tail];
+}
 
 /** The day `days` after an IST date, computed by the database so that months and years roll over. */
 const plusDays = (today: string, days: number) => sql`(${today}::date + ${days}::int)`;
@@ -44,22 +74,15 @@ export async function findComplianceEntries(
     driverScope(caller),
     reviewView ? awaitingReview : expiryWindow(today, query.within),
   ];
+  const sort = {
+    field: query.sort ?? (reviewView ? 'uploadedAt' : 'expiresOn'),
+    order: query.order ?? 'asc',
+  } as const;
+  const parts = complianceKey(sort.field, reviewView);
   if (query.cursor) {
-    if (reviewView) {
-      const key = decodeCursor(query.cursor, timeCursor);
-      conditions.push(
-        sql`(${driverDocuments.uploadedAt}, ${driverDocuments.driverId}, ${driverDocuments.key}) > (${key.at}::timestamptz, ${key.d}::uuid, ${key.k})`,
-      );
-    } else {
-      const key = decodeCursor(query.cursor, dayCursor);
-      conditions.push(
-        sql`(${driverDocuments.expiresOn}, ${driverDocuments.driverId}, ${driverDocuments.key}) > (${key.on}::date, ${key.d}::uuid, ${key.k})`,
-      );
-    }
+    const key = decodeSortedCursor(query.cursor, sort, parts);
+    conditions.push(afterKey(parts, sort.order, key.k));
   }
-  const order = reviewView
-    ? [asc(driverDocuments.uploadedAt), asc(driverDocuments.driverId), asc(driverDocuments.key)]
-    : [asc(driverDocuments.expiresOn), asc(driverDocuments.driverId), asc(driverDocuments.key)];
   const rows = await db
     .select({
       driverId: driverDocuments.driverId,
@@ -70,17 +93,14 @@ export async function findComplianceEntries(
       uploadedAt: sql<
         string | null
       >`to_char(${driverDocuments.uploadedAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+      sortKey: keyColumn(parts),
     })
     .from(driverDocuments)
     .innerJoin(drivers, eq(drivers.id, driverDocuments.driverId))
     .where(and(...conditions))
-    .orderBy(...order)
+    .orderBy(...orderByKey(parts, sort.order))
     .limit(query.limit + 1);
-  const { shown, nextCursor } = keysetPage(rows, query.limit, (row) =>
-    reviewView
-      ? { at: row.uploadedAt, d: row.driverId, k: row.key }
-      : { on: row.expiresOn, d: row.driverId, k: row.key },
-  );
+  const { shown, nextCursor } = sortedPage(rows, query.limit, sort);
   return {
     nextCursor,
     entries: shown.map((row) => ({

@@ -1,14 +1,18 @@
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { z } from 'zod';
-import type { Customer } from '@bmet/shared/schemas/customer';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { CUSTOMER_SORTS, DEFAULT_ORDERS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 import type { Db } from '../../db/client';
 import { customerRatings, customers } from '../../db/schema';
 import {
   cappedCountQuery,
-  cursorTotalShape,
-  decodeCursor,
   escapeLikePattern,
-  keysetPage,
   toListTotal,
   totalFromCursor,
   withTotal,
@@ -26,12 +30,20 @@ const customerColumns = {
 const searchText = sql`lower(${customers.name} || ' ' || coalesce(${customers.email}, '') || ' ' || coalesce(${customers.phoneNumber}, ''))`;
 
 // ---------------------------------------------------------------------------------------------
-// List: by name, keyset on (name, id)
+// List: by name (A to Z or Z to A), keyset on (name, id), served by customers_name_idx
 
-// decodeCursor refuses text PostgreSQL cannot bind (NUL, lone surrogates) as a bad cursor.
-const listCursorSchema = z.object({ name: z.string(), id: z.uuid(), ...cursorTotalShape }).strict();
+const NAME_KEY: KeyPart[] = [
+  { expression: customers.name, type: 'text' },
+  { expression: customers.id, type: 'uuid' },
+];
 
-export type CustomerListOptions = { q?: string; limit: number; cursor?: string };
+export type CustomerListOptions = {
+  q?: string;
+  limit: number;
+  cursor?: string;
+  sort?: (typeof CUSTOMER_SORTS)[number];
+  order?: SortOrder;
+};
 
 /**
  * The two queries of a list page: the page itself (keyset on name then id, one row more than
@@ -42,32 +54,26 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
   const filter: SQL | undefined = options.q
     ? sql`${searchText} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
     : undefined;
-  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  const sort = resolveSort(CUSTOMER_SORTS, DEFAULT_ORDERS.customers, options);
+  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, NAME_KEY) : null;
   const page = db
-    .select(customerColumns)
+    .select({ ...customerColumns, sortKey: keyColumn(NAME_KEY) })
     .from(customers)
-    .where(
-      and(
-        filter,
-        after ? sql`(${customers.name}, ${customers.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
-      ),
-    )
-    .orderBy(asc(customers.name), asc(customers.id))
+    .where(and(filter, after ? afterKey(NAME_KEY, sort.order, after.k) : undefined))
+    .orderBy(...orderByKey(NAME_KEY, sort.order))
     .limit(options.limit + 1);
   // Counted on the first page only: the next pages' cursors carry the count on.
   const total = after?.t === undefined ? cappedCountQuery(db, customers, filter) : null;
-  return { page, total, after };
+  return { page, total, after, sort };
 }
 
 /** A page of customers in name order, with the cursor of the next page and the count of all. */
 export async function findCustomers(db: Db, options: CustomerListOptions) {
-  const { page, total, after } = buildCustomerListQueries(db, options);
-  const rows: Customer[] = await page;
+  const { page, total, after, sort } = buildCustomerListQueries(db, options);
+  const rows = await page;
   const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
-  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
-    withTotal({ name: row.name, id: row.id }, listTotal),
-  );
-  return { customers: shown, nextCursor, ...listTotal };
+  const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
+  return { customers: shown.map(({ sortKey: _sortKey, ...customer }) => customer), nextCursor, ...listTotal };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -38,8 +38,8 @@ export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const { q, limit, cursor } = request.query;
-      const page = await findCustomers(db, { q: q || undefined, limit, cursor });
+      const { q, limit, cursor, sort, order } = request.query;
+      const page = await findCustomers(db, { q: q || undefined, limit, cursor, sort, order });
       return {
         data: Object.fromEntries(page.customers.map((customer) => [customer.id, customer])),
         nextCursor: page.nextCursor,

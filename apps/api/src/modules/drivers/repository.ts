@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import {
@@ -13,6 +13,7 @@ import { documentExpires } from '@bmet/shared/document-rules';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
+import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
@@ -20,7 +21,6 @@ import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cappedCountQuery,
   cursorTimestampSchema,
-  cursorTotalShape,
   decodeCursor,
   escapeLikePattern,
   keysetPage,
@@ -29,6 +29,14 @@ import {
   withTotal,
 } from '../../lib/paging';
 import { indianToday } from '../../lib/ist-days';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { complianceCondition, complianceOf } from '../compliance/status';
 import { driverScope, type DriverScopeCaller } from './scope';
@@ -98,7 +106,23 @@ function toDriver(row: DriverRecord): Driver {
 // ---------------------------------------------------------------------------------------------
 // List
 
-const listCursorSchema = z.object({ name: z.string(), id: z.uuid(), ...cursorTotalShape }).strict();
+type DriverSort = (typeof DRIVER_SORTS)[number];
+
+/**
+ * Each sort's key over a drivers row (the table, or a subquery of its columns): name then id
+ * (drivers_name_idx, drivers_franchise_name_idx) or created_at then id (drivers_created_idx,
+ * drivers_franchise_created_idx).
+ */
+function driverKey(
+  row: { name: AnyColumn | SQL.Aliased; createdAt: AnyColumn | SQL.Aliased; id: AnyColumn | SQL.Aliased },
+  field: DriverSort,
+): KeyPart[] {
+  const part = (expression: AnyColumn | SQL.Aliased) => sql`${expression}`;
+  const id: KeyPart = { expression: part(row.id), type: 'uuid' };
+  return field === 'name'
+    ? [{ expression: part(row.name), type: 'text' }, id]
+    : [{ expression: part(row.createdAt), type: 'timestamptz' }, id];
+}
 
 export type DriverListOptions = {
   q?: string;
@@ -106,10 +130,12 @@ export type DriverListOptions = {
   cursor?: string;
   deleted?: boolean;
   compliance?: 'compliant' | 'not_compliant';
+  sort?: DriverSort;
+  order?: SortOrder;
 };
 
 /**
- * The two queries of a list page: the page itself (keyset on name then id, one row more than
+ * The two queries of a list page: the page itself (keyset on the sort's key, one row more than
  * asked to tell whether another page follows) and the count of everything matching the filter.
  * Exposed apart from findDrivers so that the benchmark can EXPLAIN exactly what the API runs.
  */
@@ -125,35 +151,46 @@ export function buildDriverListQueries(
   }
   if (options.compliance) conditions.push(complianceCondition(options.compliance));
   const filter = and(...conditions);
-  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
-  const where = and(
-    filter,
-    after ? sql`(${drivers.name}, ${drivers.id}) > (${after.name}, ${after.id}::uuid)` : undefined,
-  );
+  const sort = resolveSort(DRIVER_SORTS, DEFAULT_ORDERS.drivers, options);
+  const parts = driverKey(drivers, sort.field);
+  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
+  const where = and(filter, after ? afterKey(parts, sort.order, after.k) : undefined);
   const size = options.limit + 1;
   const page =
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     caller.role === 'city_dealer' && !options.q
-      ? selectDealerPage(db, caller, where, size)
-      : selectDrivers(db).where(where).orderBy(asc(drivers.name), asc(drivers.id)).limit(size);
+      ? selectDealerPage(db, caller, where, size, sort)
+      : db
+          .select({ ...driverColumns, sortKey: keyColumn(parts) })
+          .from(drivers)
+          .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
+          .where(where)
+          .orderBy(...orderByKey(parts, sort.order))
+          .limit(size);
   // Counted on the first page only: the next pages' cursors carry the count on.
   const total = after?.t === undefined ? cappedCountQuery(db, drivers, filter) : null;
-  return { page, total, after };
+  return { page, total, after, sort };
 }
 
 /**
- * A city dealer's page, driven by its franchises: the first rows of each franchise in name order
- * (drivers_franchise_name_idx), then the first of those. For the plain query PostgreSQL walks
- * drivers_name_idx keeping the dealer's rows, which reads the whole table when the dealer has few
- * drivers; this reads at most (franchises x page size) rows, however large the table. `where`
- * (the scope included) still applies to every row.
+ * A city dealer's page, driven by its franchises: the first rows of each franchise in the list's
+ * order (drivers_franchise_name_idx, drivers_franchise_created_idx), then the first of those. For
+ * the plain query PostgreSQL walks drivers_name_idx keeping the dealer's rows, which reads the whole
+ * table when the dealer has few drivers; this reads at most (franchises x page size) rows, however
+ * large the table. `where` (the scope included) still applies to every row.
  */
-function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL | undefined, size: number) {
+function selectDealerPage(
+  db: DbExecutor,
+  caller: DriverScopeCaller,
+  where: SQL | undefined,
+  size: number,
+  sort: { field: DriverSort; order: SortOrder },
+) {
   const scoped = db
-    .select(driverBaseColumns)
+    .select({ ...driverBaseColumns, sortKey: keyColumn(driverKey(drivers, sort.field)).as('sort_key') })
     .from(drivers)
     .where(and(eq(drivers.franchiseId, franchise.id), where))
-    .orderBy(asc(drivers.name), asc(drivers.id))
+    .orderBy(...orderByKey(driverKey(drivers, sort.field), sort.order))
     .limit(size)
     .as('scoped');
   return db
@@ -174,23 +211,22 @@ function selectDealerPage(db: DbExecutor, caller: DriverScopeCaller, where: SQL 
       createdAt: scoped.createdAt,
       deletedAt: scoped.deletedAt,
       franchiseName,
+      sortKey: sql<unknown[]>`${scoped.sortKey}`,
     })
     .from(franchise)
     .crossJoinLateral(scoped)
     .where(and(eq(franchise.dealerId, caller.id), eq(franchise.role, 'franchise')))
-    .orderBy(asc(scoped.name), asc(scoped.id))
+    .orderBy(...orderByKey(driverKey(scoped, sort.field), sort.order))
     .limit(size);
 }
 
-/** A page of the drivers a caller may see, in name order, with the cursor of the next page. */
+/** A page of the drivers a caller may see, in the chosen order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
-  const { page, total, after } = buildDriverListQueries(db, caller, options);
+  const { page, total, after, sort } = buildDriverListQueries(db, caller, options);
   const rows = await page;
   const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
-  const { shown, nextCursor } = keysetPage(rows, options.limit, (row) =>
-    withTotal({ name: row.name, id: row.id }, listTotal),
-  );
+  const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   const compliance = await complianceOf(
     db,
     shown.map((row) => row.id),

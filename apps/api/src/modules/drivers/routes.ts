@@ -97,16 +97,16 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
           tags: TAGS,
           summary,
           description:
-            'A page in name order, keyed by driver id in list order; `q` searches name, email, phone and vehicle number; `compliance` keeps the drivers whose mandatory documents are all approved and unexpired (`compliant`) or not (`not_compliant`), and each driver says which are not; pass `nextCursor` back as `cursor` for the next page.',
+            'A page in name order (`sort=name|createdAt`, `order=asc|desc`), keyed by driver id in list order; `q` searches name, email, phone and vehicle number; `compliance` keeps the drivers whose mandatory documents are all approved and unexpired (`compliant`) or not (`not_compliant`), and each driver says which are not; pass `nextCursor` back as `cursor` for the next page.',
           querystring: driverListQuerySchema,
           response: { 200: driverListResponseSchema, ...errors },
         },
       },
       async (request) => {
         const caller = callerOf(request);
-        const { q, limit, cursor, deleted, compliance } = request.query;
+        const { q, deleted, ...rest } = request.query;
         refuseDeletedView(caller, deleted);
-        const page = await findDrivers(db, caller, { q: q || undefined, limit, cursor, deleted, compliance });
+        const page = await findDrivers(db, caller, { ...rest, q: q || undefined, deleted });
         return {
           data: Object.fromEntries(page.drivers.map((driver) => [driver.id, driver])),
           nextCursor: page.nextCursor,

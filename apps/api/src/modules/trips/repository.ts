@@ -5,6 +5,7 @@ import { CAR_TYPES, type CarType, type State, type TripStatus } from '@bmet/shar
 import { carTypeLabel } from '@bmet/shared/labels';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
+import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
@@ -18,6 +19,14 @@ import {
   newestFirst,
 } from '../../lib/paging';
 import { indianHour } from '../../lib/indian-time';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
 
@@ -164,7 +173,37 @@ export type TripListOptions = {
   hour?: number;
   limit: number;
   cursor?: string;
+  sort?: TripSort;
+  order?: SortOrder;
 };
+
+type TripSort = (typeof TRIP_SORTS)[number];
+
+/**
+ * The key of each sort other than the list's own (newest first, read by the paths below): by time
+ * either way (trips_created_idx), by price with unknown prices as the lowest (trips_price_idx), by
+ * status in the order of the enum, newest first within a status (trips_status_created_idx, read
+ * backwards for `desc`).
+ */
+const TRIP_KEYS: Record<TripSort, KeyPart[]> = {
+  createdAt: [
+    { expression: trips.createdAt, type: 'timestamptz', indexDesc: true },
+    { expression: trips.id, type: 'uuid', indexDesc: true },
+  ],
+  price: [
+    { expression: sql`coalesce(${trips.price}, -1)`, type: 'float8' },
+    { expression: trips.id, type: 'uuid' },
+  ],
+  status: [
+    { expression: trips.status, type: 'trip_status' },
+    { expression: trips.createdAt, type: 'timestamptz', indexDesc: true, reversed: true },
+    { expression: trips.id, type: 'uuid', indexDesc: true, reversed: true },
+  ],
+};
+
+/** The list's own order, which the paths of buildTripListQueries read. */
+const isNewestFirst = (sort: { field: TripSort; order: SortOrder }) =>
+  sort.field === 'createdAt' && sort.order === 'desc';
 
 /**
  * Staff work in India, so a bare date is a calendar day in India Standard Time (UTC+05:30 all
@@ -479,6 +518,8 @@ export async function findTripRecordPage(
 ): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
   // Asked for no driver at all: nothing to answer, and no query to run.
   if (options.driverIds?.length === 0) return { rows: [], nextCursor: null };
+  const sort = resolveSort(TRIP_SORTS, DEFAULT_ORDERS.trips, options);
+  if (!isNewestFirst(sort)) return findSortedTripRecordPage(db, caller, options, sort);
   tuning = tuningFor(options, tuning);
   const queries = buildTripListQueries(db, caller, options, tuning);
   let keys: { id: string; cursorAt: string }[];
@@ -495,6 +536,39 @@ export async function findTripRecordPage(
   }
   const { nextCursor } = keysetPage(keys, options.limit, (key) => ({ at: key.cursorAt, id: key.id }));
   return { rows: rows.slice(0, options.limit), nextCursor };
+}
+
+/**
+ * A page in another order than newest first: one query in the chosen sort's key, the caller's scope
+ * and the chosen drivers as a condition on the trip's driver. The planner walks the sort's index
+ * and keeps the scope's trips, which suits the lists people sort (a whole city's, a month's).
+ */
+async function findSortedTripRecordPage(
+  db: Db,
+  caller: TripScopeCaller,
+  options: TripListOptions,
+  sort: { field: TripSort; order: SortOrder },
+): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
+  const parts = TRIP_KEYS[sort.field];
+  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
+  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(options));
+  const rows = await db
+    .select({ ...tripColumns, sortKey: keyColumn(parts) })
+    .from(trips)
+    .leftJoin(driver, eq(driver.id, trips.driverId))
+    .where(
+      and(
+        ...listConditions({ ...options, cursor: undefined }),
+        drivenBy
+          ? sql`${trips.driverId} in (select ${drivers.id} from ${drivers} where ${drivenBy})`
+          : undefined,
+        after ? afterKey(parts, sort.order, after.k) : undefined,
+      ),
+    )
+    .orderBy(...orderByKey(parts, sort.order))
+    .limit(options.limit + 1);
+  const { shown, nextCursor } = sortedPage(rows, options.limit, sort);
+  return { rows: shown, nextCursor };
 }
 
 /** A page of the trips a caller may see, newest first, with the cursor of the next page. */

@@ -5,6 +5,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   filterTripsBodySchema,
+  tripSortQuerySchema,
   tripDetailResponseSchema,
   tripFeedbackBodySchema,
   tripFeedbackResponseSchema,
@@ -88,6 +89,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
         summary: "The trips of the caller's drivers (the spec path of city dealers and franchises)",
         description: `${LIST_DESCRIPTION} \`ids\` narrows the list to those drivers' trips within the caller's scope; ids of drivers outside it match nothing.`,
         body: filterTripsBodySchema,
+        querystring: tripSortQuerySchema,
         response: { 200: tripListResponseSchema, ...errors },
       },
     },
@@ -95,6 +97,9 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
       const { ids, q, ...filters } = request.body;
       const page = await findTrips(db, callerOf(request), {
         ...filters,
+        // The sort as every list takes it, in the query string; the body may name it too.
+        sort: filters.sort ?? request.query.sort,
+        order: filters.order ?? request.query.order,
         q: q || undefined,
         driverIds: ids,
       });
