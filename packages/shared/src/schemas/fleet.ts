@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CAR_TYPES } from '../constants';
+import { m } from '../paraglide/messages.js';
 import { envelope } from './common';
 
 /**
@@ -24,7 +25,11 @@ export type FleetResponse = z.infer<typeof fleetResponseSchema>;
 
 export const fleetQuerySchema = z.object({
   /** Only the drivers whose position is at least this recent (the polling fallback's delta). */
-  since: z.iso.datetime({ offset: true }).optional(),
+  // PostgreSQL has no year 0: such a time is refused here rather than failing the query.
+  since: z.iso
+    .datetime({ offset: true, error: () => m.notValidTime() })
+    .refine((value) => !value.startsWith('0000'), { error: () => m.notValidTime() })
+    .optional(),
 });
 
 /**

@@ -149,9 +149,11 @@ describe('GET /api/fleet', () => {
     }>().data;
     expect(idsOf(recent)).toEqual([fresh.id]);
 
-    const bad = await getFleet(s.franchise.token, '?since=yesterday');
-    expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toMatchObject({ code: 'VALIDATION' });
+    for (const since of ['yesterday', '0000-01-01T00:00:00Z']) {
+      const bad = await getFleet(s.franchise.token, `?since=${since}`);
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({ code: 'VALIDATION', error: 'since: Not a valid time.' });
+    }
   });
 
   it('needs a signed-in caller', async () => {
