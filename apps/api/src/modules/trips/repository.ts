@@ -19,6 +19,7 @@ import {
   newestFirst,
 } from '../../lib/paging';
 import { indianHour } from '../../lib/indian-time';
+import { nextDate, startOfIndianDay } from '../../lib/ist-days';
 import {
   afterKey,
   decodeSortedCursor,
@@ -204,20 +205,6 @@ const TRIP_KEYS: Record<TripSort, KeyPart[]> = {
 /** The list's own order, which the paths of buildTripListQueries read. */
 const isNewestFirst = (sort: { field: TripSort; order: SortOrder }) =>
   sort.field === 'createdAt' && sort.order === 'desc';
-
-/**
- * Staff work in India, so a bare date is a calendar day in India Standard Time (UTC+05:30 all
- * year, no daylight saving). Answers the instant the day starts, with its offset spelled out so
- * that the database's own time zone plays no part.
- */
-export function startOfIndianDay(date: string): string {
-  return `${date}T00:00:00+05:30`;
-}
-
-export function nextDate(date: string): string {
-  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(year, month - 1, day + 1)).toISOString().slice(0, 10);
-}
 
 export const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
