@@ -27,6 +27,8 @@ const TARGET_ROWS_PER_SECOND = 50_000;
 const TARGET_MEMORY_MB = 50;
 /** The heap limit of the second server (`--max-old-space-size`), as README advises for production. */
 const HEAP_MB = Number(process.env.BENCH_HEAP_MB ?? 512);
+/** More V8 flags for that server, to try others (`BENCH_NODE_FLAGS=--max-semi-space-size=32`). */
+const NODE_FLAGS = process.env.BENCH_NODE_FLAGS ?? '';
 
 type Measured = {
   name: string;
@@ -164,7 +166,10 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined): Pr
   } finally {
     await unlimited.stop();
   }
-  const limited = await startServer({ url, env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB}` } });
+  const limited = await startServer({
+    url,
+    env: { NODE_OPTIONS: `--max-old-space-size=${HEAP_MB} ${NODE_FLAGS}`.trim() },
+  });
   try {
     const targets: Target[] = [
       everything,
