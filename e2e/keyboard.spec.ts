@@ -66,7 +66,10 @@ test.describe('signed in as admin', () => {
     await expect(details).toContainText(title);
     await page.keyboard.press('Escape');
     await expect(details).toBeHidden();
-    await expect(page).toHaveURL(/\/trips$/);
+    // Closed, the list is as it was: its search stays in the address.
+    await expect(page).toHaveURL(
+      (url) => url.pathname === '/trips' && url.searchParams.get('q') === title.trim(),
+    );
   });
 
   test('deleting a driver after confirming, then restoring it', async ({ page, request, session }) => {

@@ -1,19 +1,74 @@
-import type { ReactNode } from 'react';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { isValidElement, type ReactNode } from 'react';
+import type { SortOrder } from '@bmet/shared/schemas/sort';
 import classes from './list-table.module.css';
 
 export { classes as listTableClasses };
 
+/** A column sorted by the field `sort` of the list's rows when its header is pressed. */
+export type SortableColumn<F extends string> = { label: string; sort: F };
+
+/** A column heading: a plain one (text or an element), or a sortable one. */
+export type ListColumn<F extends string = string> = ReactNode | SortableColumn<F>;
+
+/** How the list is sorted, and what a header press asks for (the same field again turns it round). */
+export type ListTableSort<F extends string> = {
+  field: F;
+  order: SortOrder;
+  onSort: (field: F) => void;
+};
+
+function isSortable<F extends string>(column: ListColumn<F>): column is SortableColumn<F> {
+  return (
+    typeof column === 'object' &&
+    column !== null &&
+    !isValidElement(column) &&
+    'sort' in column &&
+    'label' in column
+  );
+}
+
+const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
+
+/** A sortable column's heading: a button with the column's name and the arrow of its order. */
+function SortHeader<F extends string>({
+  column,
+  sorting,
+}: {
+  column: SortableColumn<F>;
+  sorting: ListTableSort<F> | undefined;
+}) {
+  const order = sorting && sorting.field === column.sort ? sorting.order : null;
+  const Arrow = order === null ? IconArrowsSort : order === 'asc' ? IconArrowUp : IconArrowDown;
+  return (
+    <th
+      role="columnheader"
+      scope="col"
+      aria-sort={order === null ? 'none' : ARIA_SORT[order]}
+      data-sorted={order !== null || undefined}
+    >
+      <button type="button" className={classes.sortButton} onClick={() => sorting?.onSort(column.sort)}>
+        {column.label}
+        <Arrow size={14} aria-hidden className={classes.sortArrow} />
+      </button>
+    </th>
+  );
+}
+
 /**
  * A list screen's striped table under its column headings; on a phone each row is a card. Rows
  * are plain `<tr>` and cells `<Cell>`, which carry their column's name for the card layout.
+ * Columns given as `{ label, sort }` are sorted by pressing their heading, as `sorting` says.
  */
-export function ListTable({
+export function ListTable<F extends string = string>({
   columns,
   label,
+  sorting,
   children,
 }: {
-  columns: ReactNode[];
+  columns: ListColumn<F>[];
   label?: string;
+  sorting?: ListTableSort<F>;
   children: ReactNode;
 }) {
   return (
@@ -21,12 +76,16 @@ export function ListTable({
     <table className={classes.table} aria-label={label} role="table">
       <thead>
         <tr role="row">
-          {columns.map((column, index) => (
+          {columns.map((column, index) =>
             // The columns are fixed for a table's life, so their places are stable keys.
-            <th key={index} role="columnheader" scope="col">
-              {column}
-            </th>
-          ))}
+            isSortable(column) ? (
+              <SortHeader key={index} column={column} sorting={sorting} />
+            ) : (
+              <th key={index} role="columnheader" scope="col">
+                {column}
+              </th>
+            ),
+          )}
         </tr>
       </thead>
       <tbody>{children}</tbody>

@@ -6,6 +6,7 @@ import {
   type State,
   type TripStatus,
 } from '@bmet/shared/constants';
+import { isDate, isUuid } from './param-checks';
 
 /**
  * The trip list's filters as they travel in its address (`/trips?status=cancelled&from=...`): the
@@ -24,10 +25,6 @@ export type TripListAddress = {
   state?: State;
   hour?: number;
 };
-
-const isDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
-const isUuid = (value: string) =>
-  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
 /** The address of the trip list with these filters. */
 export function tripListPath(filters: TripListAddress): string {

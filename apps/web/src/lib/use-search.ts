@@ -2,11 +2,11 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 
 /**
- * A list's search box text, and the trimmed text to query once typing pauses (one request per
- * pause, not per key); `initial` is the text a link opened the list with.
+ * A search box's text, and the trimmed text to query once typing pauses (one request per pause,
+ * not per key). The lists keep theirs in the address instead (use-list-params.ts).
  */
-export function useSearch(delay = 150, initial = '') {
-  const [search, setSearch] = useState(initial);
+export function useSearch(delay = 150) {
+  const [search, setSearch] = useState('');
   const [q] = useDebouncedValue(search.trim(), delay);
   return { search, setSearch, q };
 }

@@ -1,7 +1,9 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { AuditAction, AuditRecordType, auditListResponseSchema } from '@bmet/shared/schemas/audit';
+import type { AUDIT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
 
+/** The trail's filters and sort (none: newest first). */
 export type AuditFilters = {
   actor?: string;
   recordType?: AuditRecordType;
@@ -9,6 +11,8 @@ export type AuditFilters = {
   action?: AuditAction;
   from?: string;
   to?: string;
+  sort?: (typeof AUDIT_SORTS)[number];
+  order?: SortOrder;
 };
 
 /** The query string of a filtered audit trail, as `/api/audit` takes it. */

@@ -1,7 +1,7 @@
 import { Anchor, Group, NativeSelect, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useMemo } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { Link } from 'react-router';
 import type { CarType, State } from '@bmet/shared/constants';
 import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -13,6 +13,7 @@ import {
   type AuditRecordType,
 } from '@bmet/shared/audit-constants';
 import type { AuditEntry } from '@bmet/shared/schemas/audit';
+import { AUDIT_SORTS, DEFAULT_ORDERS } from '@bmet/shared/schemas/sort';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExportButton } from '../../components/export-button';
@@ -22,7 +23,10 @@ import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { RowButton, Tag } from '../../components/row-parts';
+import { SortSelect, type SortOption } from '../../components/sort-select';
 import { formatDateTime } from '../../lib/format';
+import { isDate, isLabel, isUuid, oneOf } from '../../lib/param-checks';
+import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { useSession } from '../../lib/session-context';
 import { can } from '@bmet/shared/permissions';
 import { AuditChanges } from './audit-changes';
@@ -30,30 +34,42 @@ import { useAuditTrail, type AuditFilters } from './api';
 import classes from './audit.module.css';
 import { actionLabel, recordTypeLabel } from '@bmet/shared/audit-labels';
 
+type AuditSort = (typeof AUDIT_SORTS)[number];
+const SORT: SortSpec<AuditSort> = { fields: AUDIT_SORTS, defaultOrder: DEFAULT_ORDERS.audit };
+const PARAMS = {
+  actor: isUuid,
+  actorName: isLabel,
+  recordType: oneOf(AUDIT_RECORD_TYPES),
+  recordId: isLabel,
+  recordName: isLabel,
+  action: oneOf(AUDIT_ACTIONS),
+  from: isDate,
+  to: isDate,
+};
+
+const sortOptions = (): SortOption<AuditSort>[] => [
+  { field: 'at', order: 'desc', label: m.sortNewestFirst() },
+  { field: 'at', order: 'asc', label: m.sortOldestFirst() },
+];
+
+/** The trail's filters and sort as the address holds them, with the names their chips show. */
 function useAuditFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => {
-    const read = (name: string) => params.get(name) || undefined;
-    return {
-      actor: read('actor'),
-      recordType: read('recordType') as AuditRecordType | undefined,
-      recordId: read('recordId'),
-      action: read('action') as AuditAction | undefined,
-      from: read('from'),
-      to: read('to'),
-    } satisfies AuditFilters;
-  }, [params]);
-  /** Sets some filters (and the names their chips show); empty values remove them. */
-  const update = (changes: Record<string, string | undefined>) =>
-    setParams((current) => {
-      const next = new URLSearchParams(current);
-      for (const [name, value] of Object.entries(changes)) {
-        if (value) next.set(name, value);
-        else next.delete(name);
-      }
-      return next;
-    });
-  return { filters, names: { actor: params.get('actorName'), record: params.get('recordName') }, update };
+  const { values, update, sort, setSort, sortQuery } = useListParams({ params: PARAMS, sort: SORT });
+  const filters = useMemo(
+    () =>
+      ({
+        actor: values.actor,
+        recordType: values.recordType as AuditRecordType | undefined,
+        recordId: values.recordId,
+        action: values.action as AuditAction | undefined,
+        from: values.from,
+        to: values.to,
+        ...sortQuery,
+      }) satisfies AuditFilters,
+    [values, sortQuery],
+  );
+  const names = { actor: values.actorName ?? null, record: values.recordName ?? null };
+  return { filters, names, update, sort, setSort };
 }
 
 /** A filter shown as a removable chip: a person's changes, a record's history. */
@@ -114,7 +130,7 @@ function historyOf(entry: AuditEntry): { recordType: string; recordId: string } 
 /** `/audit`: every change, who made it, when and what it changed, filtered on the server. */
 export function AuditScreen() {
   const { session } = useSession();
-  const { filters, names, update } = useAuditFilters();
+  const { filters, names, update, sort, setSort } = useAuditFilters();
   const trail = useAuditTrail(filters);
   const entries = trail.data?.pages.flatMap((page) => page.data) ?? [];
   const active = [filters.recordType, filters.action, filters.from, filters.to].filter(Boolean).length;
@@ -130,6 +146,7 @@ export function AuditScreen() {
         {m.auditIntro()}
       </Text>
       <Group align="end" gap="sm" wrap="wrap">
+        <SortSelect options={sortOptions()} sort={sort} onChange={setSort} phoneOnly />
         <Filters active={active}>
           <NativeSelect
             label={m.auditFilterRecordType()}
@@ -191,8 +208,9 @@ export function AuditScreen() {
       ) : (
         <ListTable
           label={m.auditTitle()}
+          sorting={{ ...sort, onSort: setSort }}
           columns={[
-            m.auditColumnWhen(),
+            { label: m.auditColumnWhen(), sort: 'at' },
             m.auditColumnWho(),
             m.auditColumnAction(),
             m.auditColumnRecord(),

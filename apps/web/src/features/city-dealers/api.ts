@@ -6,20 +6,35 @@ import type {
   createAccountResponseSchema,
 } from '@bmet/shared/schemas/account';
 import type { messageResponseSchema } from '@bmet/shared/schemas/common';
+import type { State } from '@bmet/shared/constants';
+import type { ACCOUNT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+
+/** What the city dealer list shows: its search, state and sort (none: newest first). */
+export type CityDealerListView = {
+  q: string;
+  state?: State;
+  sort?: (typeof ACCOUNT_SORTS)[number];
+  order?: SortOrder;
+};
 
 export const cityDealerKeys = {
   all: ['city-dealers'] as const,
-  list: (q: string) => ['city-dealers', 'list', q] as const,
+  list: (view: CityDealerListView) => ['city-dealers', 'list', view] as const,
 };
 
-/** The spec's list call, a page at a time, newest first; `q` searches name and email. */
-export function useCityDealerList(q: string) {
+/** The spec's list call, a page at a time; `q` searches name and email. Empty filters are left out. */
+export function useCityDealerList(view: CityDealerListView) {
   return useInfiniteQuery({
-    queryKey: cityDealerKeys.list(q),
+    queryKey: cityDealerKeys.list(view),
     queryFn: ({ pageParam, signal }) =>
       apiRequest<typeof cityDealerListResponseSchema>('POST', '/city_dealer/getcitydealers', {
-        body: { uid: '', limit: 50, ...(q ? { q } : {}), ...(pageParam ? { cursor: pageParam } : {}) },
+        body: {
+          uid: '',
+          limit: 50,
+          ...Object.fromEntries(Object.entries(view).filter(([, value]) => value)),
+          ...(pageParam ? { cursor: pageParam } : {}),
+        },
         signal,
       }),
     initialPageParam: undefined as string | undefined,

@@ -3,6 +3,7 @@ import type {
   complianceListResponseSchema,
   complianceSummaryResponseSchema,
 } from '@bmet/shared/schemas/compliance';
+import type { COMPLIANCE_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
 
 /** The views of the compliance screen, as the address names them. */
@@ -15,11 +16,18 @@ function viewQuery(view: ComplianceView): URLSearchParams {
   return new URLSearchParams({ within: view === 'expired' ? '0' : view });
 }
 
-export function useComplianceList(view: ComplianceView) {
+export type ComplianceSort = (typeof COMPLIANCE_SORTS)[number];
+
+/** A view's sort; none for its own order (expiry or upload, oldest first). */
+export type ComplianceListSort = { sort?: ComplianceSort; order?: SortOrder };
+
+export function useComplianceList(view: ComplianceView, sort: ComplianceListSort) {
   return useInfiniteQuery({
-    queryKey: ['compliance', 'list', view],
+    queryKey: ['compliance', 'list', view, sort],
     queryFn: ({ pageParam, signal }) => {
       const params = viewQuery(view);
+      if (sort.sort) params.set('sort', sort.sort);
+      if (sort.order) params.set('order', sort.order);
       params.set('limit', '50');
       if (pageParam) params.set('cursor', pageParam);
       return apiRequest<typeof complianceListResponseSchema>('GET', `/compliance?${params.toString()}`, {

@@ -1,5 +1,6 @@
 import { Anchor, Text } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
+import { DEFAULT_ORDERS } from '@bmet/shared/schemas/sort';
 import { documentStatusLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { ComplianceEntry, ComplianceSummary } from '@bmet/shared/schemas/compliance';
@@ -10,9 +11,41 @@ import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { Tag } from '../../components/row-parts';
+import { SortSelect, type SortOption } from '../../components/sort-select';
 import { formatCalendarDate, formatCount, formatDateTime, INDIA_TIME_ZONE } from '../../lib/format';
-import { COMPLIANCE_VIEWS, useComplianceList, useComplianceSummary, type ComplianceView } from './api';
+import { useListParams, type SortSpec } from '../../lib/use-list-params';
+import {
+  COMPLIANCE_VIEWS,
+  useComplianceList,
+  useComplianceSummary,
+  type ComplianceSort,
+  type ComplianceView,
+} from './api';
 import classes from './compliance.module.css';
+
+/** The expiry views sort by expiry date, the review view by upload time; any of them by driver. */
+const EXPIRY_SORT: SortSpec<ComplianceSort> = {
+  fields: ['expiresOn', 'driverName'],
+  defaultOrder: DEFAULT_ORDERS.compliance,
+};
+const REVIEW_SORT: SortSpec<ComplianceSort> = {
+  fields: ['uploadedAt', 'driverName'],
+  defaultOrder: DEFAULT_ORDERS.compliance,
+};
+
+const sortOptions = (review: boolean): SortOption<ComplianceSort>[] => [
+  ...(review
+    ? [
+        { field: 'uploadedAt', order: 'asc', label: m.sortUploadedOldest() } as const,
+        { field: 'uploadedAt', order: 'desc', label: m.sortUploadedNewest() } as const,
+      ]
+    : [
+        { field: 'expiresOn', order: 'asc', label: m.sortExpiryEarliest() } as const,
+        { field: 'expiresOn', order: 'desc', label: m.sortExpiryLatest() } as const,
+      ]),
+  { field: 'driverName', order: 'asc', label: m.sortDriverAsc() },
+  { field: 'driverName', order: 'desc', label: m.sortDriverDesc() },
+];
 
 /** Days from today in India to a YYYY-MM-DD date (negative once it has passed). */
 function daysUntil(date: string): number {
@@ -90,15 +123,27 @@ function EntryRow({ entry, review }: { entry: ComplianceEntry; review: boolean }
   );
 }
 
-/** `/compliance`: documents expired, expiring soon or awaiting review, of the drivers in scope. */
+/**
+ * `/compliance`: documents expired, expiring soon or awaiting review, of the drivers in scope. The
+ * view (`?view=`) and its sort live in the address.
+ */
 export function ComplianceScreen() {
-  const [params, setParams] = useSearchParams();
+  const [params] = useSearchParams();
   const asked = params.get('view') as ComplianceView | null;
   const view: ComplianceView = asked && COMPLIANCE_VIEWS.includes(asked) ? asked : 'expired';
-  const summary = useComplianceSummary();
-  const list = useComplianceList(view);
-  const entries = list.data?.pages.flatMap((page) => page.data) ?? [];
   const review = view === 'review';
+  const { update, sort, setSort, sortQuery } = useListParams({ sort: review ? REVIEW_SORT : EXPIRY_SORT });
+  const summary = useComplianceSummary();
+  const list = useComplianceList(view, sortQuery);
+  const entries = list.data?.pages.flatMap((page) => page.data) ?? [];
+  // Another view keeps a sort by driver; its own default replaces a sort by date.
+  const byDriver = sort.field === 'driverName';
+  const showView = (option: ComplianceView) =>
+    update({
+      view: option === 'expired' ? undefined : option,
+      sort: byDriver ? sort.field : undefined,
+      order: byDriver ? sort.order : undefined,
+    });
 
   return (
     <Page
@@ -106,7 +151,10 @@ export function ComplianceScreen() {
       actions={
         <ExportButton
           path="/compliance/export.csv"
-          query={review ? { status: 'submitted' } : { within: view === 'expired' ? 0 : Number(view) }}
+          query={{
+            ...(review ? { status: 'submitted' } : { within: view === 'expired' ? 0 : Number(view) }),
+            ...sortQuery,
+          }}
         />
       }
     >
@@ -122,7 +170,7 @@ export function ComplianceScreen() {
               type="button"
               className={classes.view}
               aria-pressed={option === view}
-              onClick={() => setParams(option === 'expired' ? {} : { view: option })}
+              onClick={() => showView(option)}
             >
               {viewLabel(option)}
               {count !== undefined && <span className={classes.count}>{formatCount(count)}</span>}
@@ -130,6 +178,7 @@ export function ComplianceScreen() {
           );
         })}
       </div>
+      <SortSelect options={sortOptions(review)} sort={sort} onChange={setSort} phoneOnly />
       {list.isError && !list.data ? (
         <ErrorAlert error={list.error} />
       ) : list.isPending ? (
@@ -139,11 +188,14 @@ export function ComplianceScreen() {
       ) : (
         <ListTable
           label={viewLabel(view)}
+          sorting={{ ...sort, onSort: setSort }}
           columns={[
-            m.complianceColumnDriver(),
+            { label: m.complianceColumnDriver(), sort: 'driverName' },
             m.complianceColumnDocument(),
             m.complianceColumnStatus(),
-            review ? m.complianceColumnUploaded() : m.complianceColumnExpiresOn(),
+            review
+              ? { label: m.complianceColumnUploaded(), sort: 'uploadedAt' }
+              : { label: m.complianceColumnExpiresOn(), sort: 'expiresOn' },
           ]}
         >
           {entries.map((entry) => (

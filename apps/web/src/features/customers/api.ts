@@ -1,13 +1,21 @@
 import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import type { customerDetailResponseSchema, customerListResponseSchema } from '@bmet/shared/schemas/customer';
+import type { CUSTOMER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
 
-export function useCustomerList(q: string) {
+export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
+
+/** What the customer list shows: its search and sort (none: by name, A to Z). */
+export type CustomerListView = { q: string; sort?: CustomerSort; order?: SortOrder };
+
+export function useCustomerList(view: CustomerListView) {
   return useInfiniteQuery({
-    queryKey: ['customers', 'list', q],
+    queryKey: ['customers', 'list', view],
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: '50' });
-      if (q) params.set('q', q);
+      if (view.q) params.set('q', view.q);
+      if (view.sort) params.set('sort', view.sort);
+      if (view.order) params.set('order', view.order);
       if (pageParam) params.set('cursor', pageParam);
       return apiRequest<typeof customerListResponseSchema>('GET', `/customers?${params.toString()}`, {
         signal,

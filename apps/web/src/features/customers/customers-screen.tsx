@@ -1,5 +1,7 @@
-import { lazy, useState } from 'react';
+import { Group } from '@mantine/core';
+import { lazy } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
+import { CUSTOMER_SORTS, DEFAULT_ORDERS } from '@bmet/shared/schemas/sort';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
@@ -8,29 +10,52 @@ import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
+import { SortSelect, type SortOption } from '../../components/sort-select';
 import { pagedRows } from '../../lib/paged-rows';
-import { useSearch } from '../../lib/use-search';
+import { isUuid } from '../../lib/param-checks';
+import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { OnDemand } from '../../components/on-demand';
-import { useCustomerList } from './api';
+import { useCustomerList, type CustomerSort } from './api';
 
 const CustomerPopup = lazy(() => import('./customer-popup').then((m) => ({ default: m.CustomerPopup })));
 
-/** Customers (admins only): searched and paged on the server; a row opens its ratings. */
+const SORT: SortSpec<CustomerSort> = { fields: CUSTOMER_SORTS, defaultOrder: DEFAULT_ORDERS.customers };
+const PARAMS = { customer: isUuid };
+
+const sortOptions = (): SortOption<CustomerSort>[] => [
+  { field: 'name', order: 'asc', label: m.sortNameAsc() },
+  { field: 'name', order: 'desc', label: m.sortNameDesc() },
+];
+
+/**
+ * Customers (admins only): searched and paged on the server; a row opens its ratings. The search,
+ * the sort and the customer open (`?customer=ID`) live in the address.
+ */
 export function CustomersScreen() {
-  const { search, setSearch, q } = useSearch();
-  const [selected, setSelected] = useState<string | null>(null);
-  const list = useCustomerList(q);
+  const { values, update, search, setSearch, q, sort, setSort, sortQuery } = useListParams({
+    params: PARAMS,
+    sort: SORT,
+  });
+  const selected = values.customer ?? null;
+  const setSelected = (id: string | null) => update({ customer: id ?? undefined });
+  const list = useCustomerList({ q, ...sortQuery });
   const { rows: customers, total, totalCapped } = pagedRows(list.data);
 
   return (
-    <Page title={m.customersTitle()} actions={<ExportButton path="/customers/export.csv" query={{ q }} />}>
-      <SearchInput
-        label={m.customersSearchLabel()}
-        placeholder={m.customersSearchPlaceholder()}
-        value={search}
-        onChange={setSearch}
-        width={380}
-      />
+    <Page
+      title={m.customersTitle()}
+      actions={<ExportButton path="/customers/export.csv" query={{ q, ...sortQuery }} />}
+    >
+      <Group align="end" wrap="wrap">
+        <SearchInput
+          label={m.customersSearchLabel()}
+          placeholder={m.customersSearchPlaceholder()}
+          value={search}
+          onChange={setSearch}
+          width={380}
+        />
+        <SortSelect options={sortOptions()} sort={sort} onChange={setSort} phoneOnly />
+      </Group>
       {list.isError && !list.data ? (
         <ErrorAlert error={list.error} />
       ) : list.isPending ? (
@@ -48,7 +73,12 @@ export function CustomersScreen() {
           {customers.length > 0 && (
             <ListTable
               label={m.customersTitle()}
-              columns={[m.customersColumnName(), m.customersColumnEmail(), m.customersColumnPhoneNumber()]}
+              sorting={{ ...sort, onSort: setSort }}
+              columns={[
+                { label: m.customersColumnName(), sort: 'name' },
+                m.customersColumnEmail(),
+                m.customersColumnPhoneNumber(),
+              ]}
             >
               {customers.map((customer) => (
                 <tr

@@ -21,6 +21,7 @@ import type {
   reviewDocumentBodySchema,
 } from '@bmet/shared/schemas/driver';
 import type { documentViewsResponseSchema } from '@bmet/shared/schemas/document-views';
+import type { DRIVER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
 
@@ -33,8 +34,7 @@ const LIST_PATH: Record<Role, string> = {
 
 export const driverKeys = {
   all: ['drivers'] as const,
-  list: (role: Role, q: string, deleted: boolean, compliance?: DriverCompliance) =>
-    ['drivers', 'list', role, q, deleted, compliance ?? null] as const,
+  list: (role: Role, view: DriverListView) => ['drivers', 'list', role, view] as const,
   detail: (id: string) => ['drivers', 'detail', id] as const,
   location: (id: string) => ['drivers', 'location', id] as const,
   documents: (id: string) => ['drivers', 'documents', id] as const,
@@ -53,17 +53,25 @@ const query = (params: Record<string, string | number | boolean | undefined>) =>
 
 /** The driver list's compliance filter: only the drivers in order, or only those who are not. */
 export type DriverCompliance = 'compliant' | 'not_compliant';
+export type DriverSort = (typeof DRIVER_SORTS)[number];
 
-export function useDriverList(role: Role, q: string, deleted: boolean, compliance?: DriverCompliance) {
+/** What the driver list shows: its search, filters and sort (none: in name order). */
+export type DriverListView = {
+  q: string;
+  deleted?: boolean;
+  compliance?: DriverCompliance;
+  sort?: DriverSort;
+  order?: SortOrder;
+};
+
+export function useDriverList(role: Role, view: DriverListView) {
   return useInfiniteQuery({
-    queryKey: driverKeys.list(role, q, deleted, compliance),
+    queryKey: driverKeys.list(role, view),
     queryFn: ({ pageParam, signal }) =>
       apiRequest<typeof driverListResponseSchema>(
         'GET',
-        `${LIST_PATH[role]}${query({ q, limit: 50, cursor: pageParam, deleted: deleted || undefined, compliance })}`,
-        {
-          signal,
-        },
+        `${LIST_PATH[role]}${query({ ...view, deleted: view.deleted || undefined, limit: 50, cursor: pageParam })}`,
+        { signal },
       ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => last.nextCursor ?? undefined,

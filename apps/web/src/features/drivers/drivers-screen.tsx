@@ -7,6 +7,7 @@ import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
+import { DEFAULT_ORDERS, DRIVER_SORTS } from '@bmet/shared/schemas/sort';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
@@ -16,10 +17,18 @@ import { RowButton } from '../../components/row-parts';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
+import { SortSelect, type SortOption } from '../../components/sort-select';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
-import { useSearch } from '../../lib/use-search';
-import { useDeleteDriver, useDriverList, useRestoreDriver, type DriverCompliance } from './api';
+import { oneOf } from '../../lib/param-checks';
+import { useListParams, type SortSpec } from '../../lib/use-list-params';
+import {
+  useDeleteDriver,
+  useDriverList,
+  useRestoreDriver,
+  type DriverCompliance,
+  type DriverSort,
+} from './api';
 import { ComplianceBadge } from './compliance-badge';
 
 function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
@@ -87,15 +96,34 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
   );
 }
 
-/** The spec's 'Driver List': searched and paged on the server, scoped to the caller's drivers. */
+const SORT: SortSpec<DriverSort> = { fields: DRIVER_SORTS, defaultOrder: DEFAULT_ORDERS.drivers };
+const PARAMS = {
+  deleted: oneOf(['true']),
+  compliance: oneOf(['compliant', 'not_compliant']),
+};
+
+const sortOptions = (): SortOption<DriverSort>[] => [
+  { field: 'name', order: 'asc', label: m.sortNameAsc() },
+  { field: 'name', order: 'desc', label: m.sortNameDesc() },
+  { field: 'createdAt', order: 'desc', label: m.sortNewestFirst() },
+  { field: 'createdAt', order: 'asc', label: m.sortOldestFirst() },
+];
+
+/**
+ * The spec's 'Driver List': searched and paged on the server, scoped to the caller's drivers. Its
+ * search, filters and sort live in the address (`?q=&deleted=true&compliance=&sort=&order=`).
+ */
 export function DriversScreen() {
   const { session } = useSession();
   const role = session!.role;
-  const { search, setSearch, q } = useSearch();
-  const [view, setView] = useState<'active' | 'deleted'>('active');
-  const deletedView = view === 'deleted';
-  const [compliance, setCompliance] = useState<DriverCompliance | ''>('');
-  const list = useDriverList(role, q, deletedView, compliance || undefined);
+  const { values, update, search, setSearch, q, sort, setSort, sortQuery } = useListParams({
+    params: PARAMS,
+    sort: SORT,
+  });
+  // Only those who may restore drivers see deleted ones; for anyone else the address's ask is ignored.
+  const deletedView = values.deleted === 'true' && can(role, 'restore', 'drivers');
+  const compliance = values.compliance as DriverCompliance | undefined;
+  const list = useDriverList(role, { q, deleted: deletedView, compliance, ...sortQuery });
 
   if (list.isError && !list.data) {
     return (
@@ -110,7 +138,12 @@ export function DriversScreen() {
   return (
     <Page
       title={m.driverList()}
-      actions={<ExportButton path="/drivers/export.csv" query={{ q, deleted: deletedView || undefined }} />}
+      actions={
+        <ExportButton
+          path="/drivers/export.csv"
+          query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
+        />
+      }
     >
       <Group align="end" wrap="wrap">
         <SearchInput
@@ -120,10 +153,11 @@ export function DriversScreen() {
           onChange={setSearch}
           width={420}
         />
+        <SortSelect options={sortOptions()} sort={sort} onChange={setSort} />
         <NativeSelect
           label={m.driversFilterCompliance()}
-          value={compliance}
-          onChange={(event) => setCompliance(event.currentTarget.value as DriverCompliance | '')}
+          value={compliance ?? ''}
+          onChange={(event) => update({ compliance: event.currentTarget.value })}
           data={[
             { value: '', label: m.driversFilterAll() },
             { value: 'not_compliant', label: m.driversFilterNotCompliant() },
@@ -134,8 +168,8 @@ export function DriversScreen() {
         />
         {can(role, 'restore', 'drivers') && (
           <SegmentedControl
-            value={view}
-            onChange={(value) => setView(value as 'active' | 'deleted')}
+            value={deletedView ? 'deleted' : 'active'}
+            onChange={(value) => update({ deleted: value === 'deleted' ? 'true' : undefined })}
             data={[
               { value: 'active', label: m.driversViewActive() },
               { value: 'deleted', label: m.driversViewDeleted() },
@@ -159,8 +193,9 @@ export function DriversScreen() {
           {drivers.length > 0 && (
             <ListTable
               label={m.driverList()}
+              sorting={{ ...sort, onSort: setSort }}
               columns={[
-                m.driversName(),
+                { label: m.driversName(), sort: 'name' },
                 m.driversEmail(),
                 m.driversPhoneNumber(),
                 m.driversCountry(),

@@ -13,21 +13,27 @@ import type {
   franchiseListResponseSchema,
   franchiseResponseSchema,
 } from '@bmet/shared/schemas/account';
+import type { ACCOUNT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+
+/** What the franchise list shows: its search and sort (none: newest first). */
+export type FranchiseListView = { q: string; sort?: (typeof ACCOUNT_SORTS)[number]; order?: SortOrder };
 
 export const franchiseKeys = {
   all: ['franchises'] as const,
-  list: (q: string) => ['franchises', 'list', q] as const,
+  list: (view: FranchiseListView) => ['franchises', 'list', view] as const,
   dealersOf: (state: State) => ['franchises', 'dealers-of', state] as const,
 };
 
-/** The spec's franchise list, a page at a time, newest first (a city dealer gets its own). */
-export function useFranchiseList(q: string) {
+/** The spec's franchise list, a page at a time (a city dealer gets its own). */
+export function useFranchiseList(view: FranchiseListView) {
   return useInfiniteQuery({
-    queryKey: franchiseKeys.list(q),
+    queryKey: franchiseKeys.list(view),
     queryFn: ({ pageParam, signal }) => {
       const params = new URLSearchParams({ limit: '50' });
-      if (q) params.set('q', q);
+      if (view.q) params.set('q', view.q);
+      if (view.sort) params.set('sort', view.sort);
+      if (view.order) params.set('order', view.order);
       if (pageParam) params.set('cursor', pageParam);
       return apiRequest<typeof franchiseListResponseSchema>(
         'GET',

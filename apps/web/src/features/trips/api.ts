@@ -11,8 +11,12 @@ import type {
   tripFeedbackResponseSchema,
   tripListResponseSchema,
 } from '@bmet/shared/schemas/trip';
+import type { SortOrder, TRIP_SORTS } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
 
+export type TripSort = (typeof TRIP_SORTS)[number];
+
+/** What the trip list shows: its search, filters and sort (none: newest first). */
 export type TripFilters = {
   q: string;
   status?: TripStatus;
@@ -24,6 +28,8 @@ export type TripFilters = {
   franchiseId?: string;
   state?: State;
   hour?: number;
+  sort?: TripSort;
+  order?: SortOrder;
 };
 
 export const tripKeys = {

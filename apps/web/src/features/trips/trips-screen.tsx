@@ -1,9 +1,10 @@
 import { Group, NativeSelect, Text } from '@mantine/core';
-import { lazy, useMemo, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
-import type { CarType, TripStatus } from '@bmet/shared/constants';
+import { lazy, useMemo } from 'react';
+import { useLocation, useNavigate, useParams } from 'react-router';
+import type { TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPES, TRIP_STATUSES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
+import { DEFAULT_ORDERS, TRIP_SORTS } from '@bmet/shared/schemas/sort';
 import type { Trip } from '@bmet/shared/schemas/trip';
 import { DateField } from '../../components/date-field';
 import { Filters } from '../../components/filters';
@@ -15,12 +16,13 @@ import { RowButton, Tag, type TagColor } from '../../components/row-parts';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
+import { SortSelect, type SortOption } from '../../components/sort-select';
 import { pagedRows } from '../../lib/paged-rows';
 import { useSession } from '../../lib/session-context';
-import { useSearch } from '../../lib/use-search';
 import { readTripListAddress } from '../../lib/trip-list-address';
+import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { LinkedFilterButtons, type LinkedFilters } from './linked-filters';
-import { useTripList, type TripFilters } from './api';
+import { useTripList, type TripFilters, type TripSort } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
 
@@ -45,6 +47,21 @@ const STATUS_LABELS: Record<TripStatus, () => string> = {
 const label = (status: TripStatus) => STATUS_LABELS[status]();
 const any = () => ({ value: '', label: m.tripsFilterAny() });
 
+const SORT: SortSpec<TripSort> = { fields: TRIP_SORTS, defaultOrder: DEFAULT_ORDERS.trips };
+
+const sortOptions = (): SortOption<TripSort>[] => [
+  { field: 'createdAt', order: 'desc', label: m.sortNewestFirst() },
+  { field: 'createdAt', order: 'asc', label: m.sortOldestFirst() },
+  { field: 'price', order: 'asc', label: m.sortPriceAsc() },
+  { field: 'price', order: 'desc', label: m.sortPriceDesc() },
+  { field: 'status', order: 'asc', label: m.sortStatusAsc() },
+  { field: 'status', order: 'desc', label: m.sortStatusDesc() },
+];
+
+/** The payment filter's choices as the address writes them (`paid=true|false`). */
+const PAID_CHOICES = { paid: 'true', unpaid: 'false' } as const;
+
+/** 'Most Recent Trip' on the first row when the list is newest first, else Paid and Completed. */
 function Badges({ trip, first }: { trip: Trip; first: boolean }) {
   if (first)
     return (
@@ -61,42 +78,40 @@ function Badges({ trip, first }: { trip: Trip; first: boolean }) {
   );
 }
 
-/** The spec's trip list: searched and filtered on the server, newest first, paged. */
+/**
+ * The spec's trip list: searched and filtered on the server, newest first unless sorted otherwise,
+ * paged. Its search, filters and sort live in the address (the dashboard links to it with filters),
+ * and an open trip is `/trips/:tripId` with the same query.
+ */
 export function TripsScreen() {
   const { session } = useSession();
   const { tripId } = useParams();
   const navigate = useNavigate();
-  // The filters a link opened the list with (a dashboard bar): read once, then the screen's own.
-  const [address] = useSearchParams();
-  const [opened] = useState(() => readTripListAddress(address));
-  const { search, setSearch, q } = useSearch(150, opened.q);
-  const [status, setStatus] = useState<string | null>(opened.status ?? null);
-  const [paid, setPaid] = useState<string | null>(
-    opened.paid === undefined ? null : opened.paid ? 'paid' : 'unpaid',
-  );
-  const [carType, setCarType] = useState<string | null>(opened.carType ?? null);
-  const [from, setFrom] = useState(opened.from ?? '');
-  const [to, setTo] = useState(opened.to ?? '');
-  const [linked, setLinked] = useState<LinkedFilters>(() => ({
-    franchiseId: opened.franchiseId,
-    franchiseName: opened.franchiseName,
-    state: opened.state,
-    hour: opened.hour,
-  }));
+  const { search: query } = useLocation();
+  const { params, update, search, setSearch, q, sort, setSort, sortQuery } = useListParams({ sort: SORT });
+  const address = useMemo(() => readTripListAddress(params), [params]);
   const filters: TripFilters = useMemo(
     () => ({
       q,
-      status: (status as TripStatus | null) ?? undefined,
-      paid: paid === null ? undefined : paid === 'paid',
-      carType: (carType as CarType | null) ?? undefined,
-      from: from || undefined,
-      to: to || undefined,
-      franchiseId: linked.franchiseId,
-      state: linked.state,
-      hour: linked.hour,
+      status: address.status,
+      paid: address.paid,
+      carType: address.carType,
+      from: address.from,
+      to: address.to,
+      franchiseId: address.franchiseId,
+      state: address.state,
+      hour: address.hour,
+      ...sortQuery,
     }),
-    [q, status, paid, carType, from, to, linked],
+    [q, address, sortQuery],
   );
+  const linked: LinkedFilters = {
+    franchiseId: address.franchiseId,
+    franchiseName: address.franchiseName,
+    state: address.state,
+    hour: address.hour,
+  };
+  const paid = address.paid === undefined ? '' : address.paid ? 'paid' : 'unpaid';
   const list = useTripList(session!.role, filters);
   const { rows: trips } = pagedRows(list.data);
 
@@ -111,11 +126,12 @@ export function TripsScreen() {
   const table = (
     <ListTable
       label={m.listOfTrips()}
+      sorting={{ ...sort, onSort: setSort }}
       columns={[
         m.tripsColumnTitle(),
         m.tripsPickUpLocation(),
         m.tripsDestinationLocation(),
-        m.tripsStatus(),
+        { label: m.tripsStatus(), sort: 'status' },
         m.tripsColumnActions(),
       ]}
     >
@@ -123,7 +139,7 @@ export function TripsScreen() {
         <tr key={trip.id} role="row" data-selected={trip.id === tripId || undefined}>
           <Cell label="">
             <div className={listTableClasses.title}>{trip.title}</div>
-            <Badges trip={trip} first={index === 0} />
+            <Badges trip={trip} first={index === 0 && sort.isDefault} />
           </Cell>
           <Cell label={m.tripsPickUpLocation()}>{trip['pick-up'].location ?? '-'}</Cell>
           <Cell label={m.tripsDestinationLocation()}>{trip.destination.location ?? '-'}</Cell>
@@ -133,7 +149,9 @@ export function TripsScreen() {
             </Tag>
           </Cell>
           <Cell label="">
-            <RowButton onClick={() => navigate(`/trips/${trip.id}`)}>{m.tripsViewDetails()}</RowButton>
+            <RowButton onClick={() => navigate(`/trips/${trip.id}${query}`)}>
+              {m.tripsViewDetails()}
+            </RowButton>
           </Cell>
         </tr>
       ))}
@@ -150,19 +168,24 @@ export function TripsScreen() {
           onChange={setSearch}
           width={260}
         />
-        <Filters active={[status, paid, carType, from, to].filter(Boolean).length}>
+        <SortSelect options={sortOptions()} sort={sort} onChange={setSort} />
+        <Filters
+          active={[address.status, paid, address.carType, address.from, address.to].filter(Boolean).length}
+        >
           {/* Native selects: the phone's own picker, and no dropdown code to load. */}
           <NativeSelect
             label={m.tripsStatus()}
-            value={status ?? ''}
-            onChange={(e) => setStatus(e.currentTarget.value || null)}
+            value={address.status ?? ''}
+            onChange={(e) => update({ status: e.currentTarget.value })}
             data={[any(), ...TRIP_STATUSES.map((s) => ({ value: s, label: label(s) }))]}
             w={140}
           />
           <NativeSelect
             label={m.tripsFilterPayment()}
-            value={paid ?? ''}
-            onChange={(e) => setPaid(e.currentTarget.value || null)}
+            value={paid}
+            onChange={(e) =>
+              update({ paid: PAID_CHOICES[e.currentTarget.value as keyof typeof PAID_CHOICES] })
+            }
             data={[
               any(),
               { value: 'paid', label: m.tripsPaid() },
@@ -172,16 +195,36 @@ export function TripsScreen() {
           />
           <NativeSelect
             label={m.tripsFilterCarType()}
-            value={carType ?? ''}
-            onChange={(e) => setCarType(e.currentTarget.value || null)}
+            value={address.carType ?? ''}
+            onChange={(e) => update({ carType: e.currentTarget.value })}
             data={[any(), ...CAR_TYPES.map((c) => ({ value: c, label: carTypeLabel(c) }))]}
             w={140}
           />
-          <DateField label={m.tripsFilterFrom()} value={from} onChange={setFrom} w={150} />
-          <DateField label={m.tripsFilterTo()} value={to} onChange={setTo} w={150} />
+          <DateField
+            label={m.tripsFilterFrom()}
+            value={address.from ?? ''}
+            onChange={(from) => update({ from })}
+            w={150}
+          />
+          <DateField
+            label={m.tripsFilterTo()}
+            value={address.to ?? ''}
+            onChange={(to) => update({ to })}
+            w={150}
+          />
         </Filters>
       </Group>
-      <LinkedFilterButtons filters={linked} onChange={setLinked} />
+      <LinkedFilterButtons
+        filters={linked}
+        onChange={(remaining) =>
+          update({
+            franchiseId: remaining.franchiseId,
+            franchiseName: remaining.franchiseName,
+            state: remaining.state,
+            hour: remaining.hour?.toString(),
+          })
+        }
+      />
       {list.isPending ? (
         <ListLoader label={m.tripsLoading()} />
       ) : (
@@ -194,7 +237,7 @@ export function TripsScreen() {
       )}
       {/* Its code loads with the first trip opened (from a row or from the address). */}
       <OnDemand open={Boolean(tripId)}>
-        <TripDetailDrawer tripId={tripId} onClose={() => navigate('/trips')} />
+        <TripDetailDrawer tripId={tripId} onClose={() => navigate(`/trips${query}`)} />
       </OnDemand>
     </Page>
   );
