@@ -199,6 +199,20 @@ export async function buildApp({
     });
     rateRedis.on('ready', () => (trouble = ''));
     app.addHook('onClose', () => rateRedis.disconnect());
+    // Commands are not queued while the connection opens (a request must not wait on Redis), so the
+    // first requests after a start would pass uncounted: the server waits for the connection first,
+    // as long as it may take to open (a Redis that is down costs the start at most that).
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        rateRedis.off('ready', done);
+        rateRedis.off('error', done);
+        resolve();
+      };
+      const timer = setTimeout(done, 2500);
+      rateRedis.once('ready', done);
+      rateRedis.once('error', done);
+    });
   }
   await app.register(rateLimit, {
     global: false,
