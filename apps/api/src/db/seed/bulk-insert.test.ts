@@ -1,9 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { randomUUID } from 'node:crypto';
+import { and, eq, inArray, sql, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../client';
 import { rowsOf } from '../rows';
-import { trips } from '../schema';
-import { loadWithIndexesBuiltAfter } from './bulk-insert';
+import { customers, drivers, driverDocuments, tripDailyStats, tripHourlyStats, trips } from '../schema';
+import { createAccount, createCustomer, createDriver } from './factories';
+import { getTestDatabase } from '../../test/test-database';
+import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
 
 let database: Database;
 beforeAll(async () => {
@@ -26,5 +29,145 @@ describe('a bulk load with the indexes built after it', () => {
     // Without its finer statistics a common surname in a trip search is estimated at a few rows
     // and the list sorts every match instead of walking the newest trips.
     expect(await titleIndex()).toEqual([{ name: 'trips_title_search_idx', target: 1000 }]);
+  });
+});
+
+describe('inserting many rows', () => {
+  // Every character COPY's text format gives a meaning to, and text that looks like its null.
+  const awkward = [
+    'tab\there',
+    'line\nbreak',
+    'carriage\rreturn',
+    'back\\slash',
+    '\\N',
+    'quote " and \' apostrophe',
+    'नमस्ते, Zoë',
+    '',
+  ];
+
+  it('stores every value as given, nulls and awkward text included, in a transaction and outside one', async () => {
+    const { db } = await getTestDatabase();
+    const rows = awkward.map((name, i) => ({
+      id: randomUUID(),
+      name,
+      email: i % 2 ? null : `${i}@example.test`,
+      createdAt: new Date(Date.UTC(2026, 0, 1 + i, 5, 30, 15, 123)),
+    }));
+    await insertMany(db, customers, rows.slice(0, 4));
+    await db.transaction((tx) => insertMany(tx as never, customers, rows.slice(4)));
+    const stored = await db
+      .select({
+        id: customers.id,
+        name: customers.name,
+        email: customers.email,
+        createdAt: customers.createdAt,
+      })
+      .from(customers)
+      .where(
+        inArray(
+          customers.id,
+          rows.map((row) => row.id),
+        ),
+      );
+    expect(stored.sort((a, b) => +a.createdAt - +b.createdAt)).toEqual(rows);
+  });
+
+  it('stores numbers, booleans and enums, and lets the other columns take their defaults', async () => {
+    const { db } = await getTestDatabase();
+    const id = randomUUID();
+    await insertMany(db, trips, [
+      { id, title: 'Bulk trip', price: 249.75, distanceKm: 0.1, paid: true, status: 'completed' },
+    ]);
+    const [trip] = await db.select().from(trips).where(eq(trips.id, id));
+    expect(trip).toMatchObject({
+      title: 'Bulk trip',
+      price: 249.75,
+      distanceKm: 0.1,
+      paid: true,
+      status: 'completed',
+      driverId: null,
+      cancelReason: null,
+    });
+    expect(trip!.createdAt).toBeInstanceOf(Date);
+  });
+
+  it('writes nothing of a batch that breaks a rule', async () => {
+    const { db } = await getTestDatabase();
+    const id = randomUUID();
+    await expect(
+      insertMany(db, customers, [
+        { id, name: 'First of two' },
+        { id, name: 'Same key again' },
+      ]),
+    ).rejects.toThrow();
+    expect(await db.select().from(customers).where(eq(customers.id, id))).toEqual([]);
+  });
+});
+
+describe('the figures kept from the rows', () => {
+  it('are the same after a bulk load as if every row had been written alone', async () => {
+    const { db } = await getTestDatabase();
+    const franchise = await createAccount(db, { role: 'franchise' });
+    const driver = await createDriver(db, { franchiseId: franchise.id, state: 'maharashtra' });
+    const customer = await createCustomer(db);
+    const day = new Date('2026-03-10T04:30:00Z'); // 10:00 in India
+    await loadWithIndexesBuiltAfter(
+      db,
+      [driverDocuments, trips],
+      async (tx) => {
+        await insertMany(tx, trips, [
+          ...Array.from({ length: 3 }, () => ({
+            title: 'Bulk rider',
+            customerId: customer.id,
+            driverId: driver.id,
+            status: 'completed' as const,
+            price: 100,
+            createdAt: day,
+          })),
+          {
+            title: 'Bulk rider',
+            customerId: customer.id,
+            driverId: driver.id,
+            status: 'cancelled' as const,
+            cancelReason: 'Changed plans',
+            createdAt: day,
+          },
+        ]);
+        await insertMany(tx, driverDocuments, [
+          { driverId: driver.id, key: 'aadharCard', status: 'submitted' as const },
+          { driverId: driver.id, key: 'panCard', status: 'submitted' as const },
+          { driverId: driver.id, key: 'driverLicence', status: 'approved' as const },
+        ]);
+      },
+      { foreignKeys: true },
+    );
+    const daily = await db
+      .select({ status: tripDailyStats.status, trips: tripDailyStats.trips, fares: tripDailyStats.fareTotal })
+      .from(tripDailyStats)
+      .where(and(eq(tripDailyStats.franchiseId, franchise.id), eq(tripDailyStats.day, '2026-03-10')));
+    expect(daily.sort((a, b) => a.status.localeCompare(b.status))).toEqual([
+      { status: 'cancelled', trips: 1, fares: '0' },
+      { status: 'completed', trips: 3, fares: '300' },
+    ]);
+    const [hourly] = await db
+      .select({ trips: sum(tripHourlyStats.trips) })
+      .from(tripHourlyStats)
+      .where(and(eq(tripHourlyStats.franchiseId, franchise.id), eq(tripHourlyStats.hour, 10)));
+    expect(Number(hourly?.trips)).toBe(4);
+    const [counted] = await db
+      .select({ awaiting: drivers.documentsAwaitingReview })
+      .from(drivers)
+      .where(eq(drivers.id, driver.id));
+    expect(counted?.awaiting).toBe(2);
+
+    // The triggers are back on: a trip written alone after the load is counted too.
+    await db
+      .insert(trips)
+      .values({ title: 'Alone', driverId: driver.id, status: 'completed', price: 50, createdAt: day });
+    const [after] = await db
+      .select({ trips: sum(tripDailyStats.trips) })
+      .from(tripDailyStats)
+      .where(eq(tripDailyStats.franchiseId, franchise.id));
+    expect(Number(after?.trips)).toBe(5);
   });
 });

@@ -47,6 +47,27 @@ export async function insertMany<T extends PgTable>(
   }
 }
 
+/** The triggers that keep figures derived from a table's rows, and the function that recomputes them. */
+const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }[] = [
+  {
+    triggers: [
+      ['trips', 'trip_stats_insert'],
+      ['trips', 'trip_stats_update'],
+      ['trips', 'trip_stats_delete'],
+      ['drivers', 'trip_stats_driver_move'],
+    ],
+    rebuild: 'trip_stats_rebuild',
+  },
+  {
+    triggers: [
+      ['driver_documents', 'documents_awaiting_review_insert'],
+      ['driver_documents', 'documents_awaiting_review_update'],
+      ['driver_documents', 'documents_awaiting_review_delete'],
+    ],
+    rebuild: 'documents_awaiting_review_rebuild',
+  },
+];
+
 /**
  * Runs a bulk load into empty tables in one transaction, with their secondary indexes dropped
  * before and built once after: building an index (a trigram index above all) over a million rows
@@ -54,6 +75,9 @@ export async function insertMany<T extends PgTable>(
  * the data. A load that fails or is killed rolls back with the indexes as they were.
  * With `foreignKeys`, the tables' foreign keys are dropped too and added back after the load,
  * which checks every row at once (as pg_restore does) instead of one lookup per row inserted.
+ * The figures triggers keep from these tables (the dashboard's daily trip figures, each driver's
+ * count of documents awaiting review; migration 0010) are switched off for the load and recomputed
+ * once after it (migration 0014): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,
@@ -62,7 +86,13 @@ export async function loadWithIndexesBuiltAfter<T>(
   options: { foreignKeys?: boolean } = {},
 ): Promise<T> {
   const names = tables.map((table) => getTableName(table));
+  const figures = FIGURES.filter((figure) => figure.triggers.some(([table]) => names.includes(table)));
+  const figureTriggers = figures.flatMap((figure) =>
+    figure.triggers.filter(([table]) => names.includes(table)),
+  );
   return db.transaction(async (tx) => {
+    for (const [table, trigger] of figureTriggers)
+      await tx.execute(sql`alter table ${sql.identifier(table)} disable trigger ${sql.identifier(trigger)}`);
     const foreignKeys = options.foreignKeys
       ? rowsOf(
           await tx.execute(sql`
@@ -108,6 +138,9 @@ export async function loadWithIndexesBuiltAfter<T>(
     }));
     for (const index of indexes) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
     const result = await load(tx as unknown as Db);
+    for (const [table, trigger] of figureTriggers)
+      await tx.execute(sql`alter table ${sql.identifier(table)} enable trigger ${sql.identifier(trigger)}`);
+    for (const figure of figures) await tx.execute(sql`select ${sql.identifier(figure.rebuild)}()`);
     // The definitions come from the catalog itself (pg_get_constraintdef), not from any input.
     for (const key of foreignKeys) {
       await tx.execute(

@@ -288,6 +288,7 @@ export async function seedDemo(
       await storing;
       tripBar.stop();
     },
+    { foreignKeys: true },
   );
 
   return {
