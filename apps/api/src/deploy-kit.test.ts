@@ -6,7 +6,8 @@ import { envSchema, REPO_ROOT } from './config';
 
 // Docker cannot build here: the deploy kit is checked against what it relies on instead.
 const read = (file: string) => readFileSync(join(REPO_ROOT, file), 'utf8');
-const VARIABLES = new Set(Object.keys(envSchema.shape));
+// The configuration's variables, and those read by Node and the C library before the server starts.
+const VARIABLES = new Set([...Object.keys(envSchema.shape), 'NODE_OPTIONS', 'MALLOC_ARENA_MAX']);
 const scriptsOf = (file: string) =>
   new Set(Object.keys((JSON.parse(read(file)) as { scripts: Record<string, string> }).scripts));
 
