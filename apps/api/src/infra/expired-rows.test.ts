@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import type { Db } from '../db/client';
-import { knownSignInAddresses, passwordResetTokens, sessions, signInAttempts } from '../db/schema';
+import {
+  downloadTickets,
+  knownSignInAddresses,
+  passwordResetTokens,
+  sessions,
+  signInAttempts,
+} from '../db/schema';
 import { createAccount } from '../db/seed/factories';
 import { getTestDatabase } from '../test/test-database';
 import { CLEANUP_LOCK, removeExpiredRows } from './expired-rows';
@@ -45,6 +51,17 @@ describe('removeExpiredRows', () => {
       { accountId: account.id, tokenHash: `old-${account.id}`, expiresAt: ago(2 * DAY) },
       { accountId: account.id, tokenHash: `live-${account.id}`, expiresAt: new Date(now.getTime() + HOUR) },
     ]);
+    const ticket = (name: string, expiresAt: Date) => ({
+      tokenHash: `${name}-${account.id}`,
+      sessionId: kept[1]!.id,
+      accountId: account.id,
+      path: '/api/trips/export.csv',
+      query: '',
+      expiresAt,
+    });
+    await db
+      .insert(downloadTickets)
+      .values([ticket('old', ago(2 * DAY)), ticket('live', new Date(now.getTime() + 60_000))]);
     await db.insert(knownSignInAddresses).values([
       { accountId: account.id, address: '10.0.0.1', lastSuccessAt: ago(31 * DAY) },
       { accountId: account.id, address: '10.0.0.2', lastSuccessAt: ago(DAY) },
@@ -69,13 +86,22 @@ describe('removeExpiredRows', () => {
       .from(passwordResetTokens)
       .where(eq(passwordResetTokens.accountId, account.id));
     expect(tokens.map((row) => row.hash)).toEqual([`live-${account.id}`]);
+    const tickets = await db
+      .select({ hash: downloadTickets.tokenHash })
+      .from(downloadTickets)
+      .where(eq(downloadTickets.accountId, account.id));
+    expect(tickets.map((row) => row.hash)).toEqual([`live-${account.id}`]);
     const addresses = await db
       .select({ address: knownSignInAddresses.address })
       .from(knownSignInAddresses)
       .where(eq(knownSignInAddresses.accountId, account.id));
     expect(addresses.map((row) => row.address)).toEqual(['10.0.0.2']);
 
-    expect(await removeExpiredRows(db, now)).toMatchObject({ resetTokens: 0, knownAddresses: 0 });
+    expect(await removeExpiredRows(db, now)).toMatchObject({
+      resetTokens: 0,
+      downloadTickets: 0,
+      knownAddresses: 0,
+    });
   });
 
   // Two instances need two connections: only a server database has them.

@@ -1,7 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { knownSignInAddresses, passwordResetTokens, sessions, signInAttempts } from '../db/schema';
+import {
+  downloadTickets,
+  knownSignInAddresses,
+  passwordResetTokens,
+  sessions,
+  signInAttempts,
+} from '../db/schema';
 import { KNOWN_ADDRESS_DAYS } from '../modules/auth/sign-in-throttle';
 
 /** The advisory lock of the clean-up: with several instances, one of them does it each time. */
@@ -13,6 +19,7 @@ export type Removed = {
   sessions: number;
   signInAttempts: number;
   resetTokens: number;
+  downloadTickets: number;
   knownAddresses: number;
 };
 
@@ -25,8 +32,8 @@ async function countDeleted(tx: Db, statement: SQL): Promise<number> {
 
 /**
  * Deletes the rows nothing reads any more: sessions ended or expired a day ago, sign-in and reset
- * counters whose window (15 minutes) closed a day ago, reset links expired a day ago, and sign-in
- * addresses no longer known (30 days). Null when another instance holds the lock (it is doing it).
+ * counters whose window (15 minutes) closed a day ago, reset links and download tickets expired a
+ * day ago, and sign-in addresses no longer known (30 days). Null when another instance holds the lock (it is doing it).
  */
 export async function removeExpiredRows(db: Db, now = new Date()): Promise<Removed | null> {
   return db.transaction(async (transaction) => {
@@ -49,6 +56,10 @@ export async function removeExpiredRows(db: Db, now = new Date()): Promise<Remov
       resetTokens: await countDeleted(
         tx,
         sql`delete from ${passwordResetTokens} where ${passwordResetTokens.expiresAt} < ${dayAgo}`,
+      ),
+      downloadTickets: await countDeleted(
+        tx,
+        sql`delete from ${downloadTickets} where ${downloadTickets.expiresAt} < ${dayAgo}`,
       ),
       knownAddresses: await countDeleted(
         tx,
