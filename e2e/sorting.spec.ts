@@ -341,6 +341,34 @@ test.describe('the city dealer list, sorted and filtered, as an admin', () => {
     await expect(page).toHaveURL(
       (url) => !url.searchParams.has('dealer') && url.searchParams.get('sort') === 'name',
     );
+
+    // A link to a dealer the list does not show (another search here; further down a long list
+    // alike) still opens it.
+    await page.goto(`/cityDealer?q=no-such-dealer-${tag}&dealer=${ids[cedar]}`);
+    await expect(page.getByRole('dialog', { name: cedar })).toBeVisible(NETWORK);
+    await expect(names).toHaveCount(0);
+  });
+
+  test('a link to a franchise the loaded list does not hold opens it', async ({ page, request, session }) => {
+    const tag = randomUUID().slice(0, 8);
+    const name = `Far Franchise ${tag}`;
+    const response = await request.post('/api/franchise/create', {
+      headers: authHeader(session),
+      data: {
+        name,
+        email: `far.${tag}@e2e.bookmyetaxi.test`,
+        password: 'a-strong-e2e-passphrase',
+        state: 'maharashtra',
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    const id = ((await response.json()) as { data: { uid: string } }).data.uid;
+    await page.goto(`/displayFranchise?q=no-such-franchise-${tag}&franchise=${id}`);
+    const popup = page.getByRole('dialog', { name });
+    await expect(popup).toBeVisible(NETWORK);
+    await page.keyboard.press('Escape');
+    await expect(popup).toBeHidden();
+    await expect(page).toHaveURL((url) => !url.searchParams.has('franchise'));
   });
 });
 

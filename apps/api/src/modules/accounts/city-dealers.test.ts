@@ -381,3 +381,32 @@ describe('DELETE /api/city_dealer/:id', () => {
     expect((await remove(admin.token, admin.account.id)).statusCode).toBe(404);
   });
 });
+
+describe('GET /api/city_dealer/:id', () => {
+  const getOne = (token: string, id: string) =>
+    t.app.inject({ method: 'GET', url: `/api/city_dealer/${id}`, headers: authHeader(token) });
+
+  it('answers one city dealer as the list shows it, to admins only; 404 once deleted', async () => {
+    const admin = await signInAs(t, 'admin');
+    const dealer = await createAccount(t.db, {
+      role: 'city_dealer',
+      state: 'kerala',
+      displayName: `Dealer ${newTag()}`,
+    });
+    const listed = dealersOf(await listDealers(admin.token, { q: dealer.email })).find(
+      (row) => row.id === dealer.id,
+    );
+    expect(listed).toBeDefined();
+    const response = await getOne(admin.token, dealer.id);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ data: listed });
+
+    for (const role of ['city_dealer', 'franchise'] as const) {
+      const other = await signInAs(t, role);
+      expect((await getOne(other.token, dealer.id)).statusCode, role).toBe(403);
+    }
+    expect((await getOne(admin.token, randomUUID())).statusCode).toBe(404);
+    await t.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, dealer.id));
+    expect((await getOne(admin.token, dealer.id)).statusCode).toBe(404);
+  });
+});

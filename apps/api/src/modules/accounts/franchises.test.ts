@@ -272,3 +272,41 @@ describe('PATCH /api/franchise/:id', () => {
     expect(unassigned.json().data).toMatchObject({ dealerId: null, dealerName: null });
   });
 });
+
+describe('GET /api/franchise/:id', () => {
+  const getOne = (token: string, id: string) =>
+    t.app.inject({ method: 'GET', url: `/api/franchise/${id}`, headers: authHeader(token) });
+
+  it('answers one franchise as the list shows it, to an admin and to the city dealer it works under', async () => {
+    const admin = await signInAs(t, 'admin');
+    const dealer = await signInAs(t, 'city_dealer', { state: 'maharashtra' });
+    const franchise = await createAccount(t.db, {
+      role: 'franchise',
+      state: 'maharashtra',
+      dealerId: dealer.account.id,
+      displayName: `Franchise ${newTag()}`,
+    });
+    const listed = franchisesOf(await listFranchises(admin.token, { q: franchise.email })).find(
+      (row) => row.id === franchise.id,
+    );
+    expect(listed).toBeDefined();
+    for (const who of [admin, dealer]) {
+      const response = await getOne(who.token, franchise.id);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ data: listed });
+    }
+  });
+
+  it("is 404 for another dealer's franchise, a deleted or unknown one, and refused to franchises", async () => {
+    const dealer = await signInAs(t, 'city_dealer', { state: 'maharashtra' });
+    const stranger = await createAccount(t.db, { role: 'franchise', state: 'maharashtra' });
+    expect((await getOne(dealer.token, stranger.id)).statusCode).toBe(404);
+    expect((await getOne(dealer.token, randomUUID())).statusCode).toBe(404);
+    const admin = await signInAs(t, 'admin');
+    await t.db.update(accounts).set({ deletedAt: new Date() }).where(eq(accounts.id, stranger.id));
+    expect((await getOne(admin.token, stranger.id)).statusCode).toBe(404);
+    const franchise = await signInAs(t, 'franchise');
+    expect((await getOne(franchise.token, franchise.account.id)).statusCode).toBe(403);
+    expect((await getOne(admin.token, 'not-an-id')).statusCode).toBe(400);
+  });
+});

@@ -25,7 +25,9 @@ import { findAccountByEmail } from '../auth/repository';
 import {
   deleteCityDealer,
   findActiveCityDealer,
+  findCityDealer,
   findCityDealers,
+  findFranchise,
   findFranchises,
   insertStaffAccount,
   updateCityDealer,
@@ -207,6 +209,45 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
         total: page.total,
         totalCapped: page.totalCapped,
       };
+    },
+  );
+
+  // One account, as its list shows it: a shared link to an open account finds it wherever it is
+  // in the list.
+  app.get(
+    '/city_dealer/:id',
+    {
+      config: { access: ['city-dealers', 'list'] },
+      schema: {
+        tags: ['city-dealers'],
+        summary: 'One city dealer, as the list shows it (404 when deleted or unknown)',
+        params: idParamSchema,
+        response: { 200: cityDealerResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const dealer = await findCityDealer(db, request.params.id);
+      if (!dealer) throw notFound();
+      return { data: dealer };
+    },
+  );
+
+  app.get(
+    '/franchise/:id',
+    {
+      config: { access: ['franchises', 'list'] },
+      schema: {
+        tags: ['franchises'],
+        summary:
+          'One franchise the caller may see, as the list shows it (a city dealer: its own; 404 otherwise)',
+        params: idParamSchema,
+        response: { 200: franchiseResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const franchise = await findFranchise(db, callerOf(request), request.params.id);
+      if (!franchise) throw notFound();
+      return { data: franchise };
     },
   );
 

@@ -1,4 +1,10 @@
-import { keepPreviousData, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { CreateAccountBody, UpdateCityDealerBody } from '@bmet/shared/schemas/account';
 import type {
   cityDealerListResponseSchema,
@@ -21,7 +27,24 @@ export type CityDealerListView = {
 export const cityDealerKeys = {
   all: ['city-dealers'] as const,
   list: (view: CityDealerListView) => ['city-dealers', 'list', view] as const,
+  one: (id: string) => ['city-dealers', 'one', id] as const,
 };
+
+/**
+ * One city dealer, for a link that opens a dealer the loaded pages do not hold (it is further down
+ * the list, or outside its search). Null when it is gone.
+ */
+export function useCityDealer(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: cityDealerKeys.one(id ?? ''),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof cityDealerResponseSchema>('GET', `/city_dealer/${id}`, { signal }).then(
+        (r) => r.data,
+      ),
+    enabled: enabled && id !== undefined,
+    retry: false,
+  });
+}
 
 /** The spec's list call, a page at a time; `q` searches name and email. Empty filters are left out. */
 export function useCityDealerList(view: CityDealerListView) {

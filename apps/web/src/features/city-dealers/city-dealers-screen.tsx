@@ -11,7 +11,7 @@ import { stateLabel } from '../../lib/format';
 import { pagedRows } from '../../lib/paged-rows';
 import { isUuid, oneOf } from '../../lib/param-checks';
 import { useListParams } from '../../lib/use-list-params';
-import { useCityDealerList } from './api';
+import { useCityDealer, useCityDealerList } from './api';
 import { OnDemand } from '../../components/on-demand';
 
 const CityDealerPopup = lazy(() =>
@@ -32,8 +32,11 @@ export function CityDealersScreen() {
   const state = values.state as State | undefined;
   const list = useCityDealerList({ q, state, ...sortQuery });
   const { rows: dealers, total, totalCapped } = pagedRows(list.data);
-  // The popup shows the row as last loaded, so that an edit shows at once.
-  const selected = dealers.find((dealer) => dealer.id === values.dealer) ?? null;
+  // The popup shows the row as last loaded, so that an edit shows at once; a dealer the loaded
+  // pages do not hold (a shared link) is read alone.
+  const listed = dealers.find((dealer) => dealer.id === values.dealer);
+  const single = useCityDealer(values.dealer, list.isSuccess && !listed);
+  const selected = listed ?? (single.data && single.data.id === values.dealer ? single.data : null);
 
   return (
     <Page

@@ -23,7 +23,22 @@ export const franchiseKeys = {
   all: ['franchises'] as const,
   list: (view: FranchiseListView) => ['franchises', 'list', view] as const,
   dealersOf: (state: State) => ['franchises', 'dealers-of', state] as const,
+  one: (id: string) => ['franchises', 'one', id] as const,
 };
+
+/**
+ * One franchise, for a link that opens a franchise the loaded pages do not hold (it is further
+ * down the list, or outside its search).
+ */
+export function useFranchise(id: string | undefined, enabled: boolean) {
+  return useQuery({
+    queryKey: franchiseKeys.one(id ?? ''),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof franchiseResponseSchema>('GET', `/franchise/${id}`, { signal }).then((r) => r.data),
+    enabled: enabled && id !== undefined,
+    retry: false,
+  });
+}
 
 /** The spec's franchise list, a page at a time (a city dealer gets its own). */
 export function useFranchiseList(view: FranchiseListView) {

@@ -9,7 +9,7 @@ import { SortSelect } from '../../components/sort-select';
 import { pagedRows } from '../../lib/paged-rows';
 import { isUuid } from '../../lib/param-checks';
 import { useListParams } from '../../lib/use-list-params';
-import { useFranchiseList } from './api';
+import { useFranchise, useFranchiseList } from './api';
 import { OnDemand } from '../../components/on-demand';
 
 const FranchisePopup = lazy(() => import('./franchise-popup').then((m) => ({ default: m.FranchisePopup })));
@@ -28,8 +28,11 @@ export function FranchisesScreen() {
   });
   const list = useFranchiseList({ q, ...sortQuery });
   const { rows: franchises, total, totalCapped } = pagedRows(list.data);
-  // The popup shows the row as last loaded, so that an edit shows at once.
-  const selected = franchises.find((franchise) => franchise.id === values.franchise) ?? null;
+  // The popup shows the row as last loaded, so that an edit shows at once; a franchise the loaded
+  // pages do not hold (a shared link) is read alone.
+  const listed = franchises.find((franchise) => franchise.id === values.franchise);
+  const single = useFranchise(values.franchise, list.isSuccess && !listed);
+  const selected = listed ?? (single.data && single.data.id === values.franchise ? single.data : null);
 
   return (
     <Page
