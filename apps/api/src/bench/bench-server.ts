@@ -24,7 +24,9 @@ export async function startServer(database: { url?: string; env?: Record<string,
     ...database.env,
   };
   if (!database.url) delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
+  // Flags that NODE_OPTIONS does not take, for a closer look: BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/profiles".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
     cwd: API_ROOT,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
