@@ -11,11 +11,14 @@ type Callbacks<T> = { onSuccess: (result: T) => void; onError: (error: Error) =>
 /** One labelled value of the popup's details. */
 export function AccountField({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div>
+    // A long email breaks onto the next line instead of running out of the popup.
+    <div style={{ minWidth: 0 }}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
-      <Text size="sm">{children}</Text>
+      <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Text>
     </div>
   );
 }
