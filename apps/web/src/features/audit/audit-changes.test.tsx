@@ -14,6 +14,7 @@ describe('AuditChanges', () => {
           state: 'maharashtra',
           deletedAt: null,
           email: 'a@b.in',
+          language: null,
         }}
         after={{
           name: 'Pune Cabs Ltd',
@@ -21,6 +22,7 @@ describe('AuditChanges', () => {
           state: 'goa',
           deletedAt: '2026-11-24T14:39:37.049Z',
           email: 'a@b.in',
+          language: 'hi',
         }}
       />,
     );
@@ -30,6 +32,8 @@ describe('AuditChanges', () => {
     expect(rowOf('state')).toHaveTextContent(/MaharashtraGoa/);
     // A moment in India Standard Time (14:39 UTC is 8:09 pm in India), nothing as "(empty)".
     expect(rowOf('deletedAt')).toHaveTextContent('(empty)24/11/2026, 8:09 pm');
+    // A language by its own name, as the header's switch names it.
+    expect(rowOf('language')).toHaveTextContent('(empty)हिन्दी');
     // A field that did not change is left out.
     expect(screen.queryByRole('rowheader', { name: 'email' })).toBeNull();
   });

@@ -2,16 +2,19 @@ import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/consta
 import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatDateTime } from '../../lib/format';
+import { LANGUAGE_NAMES } from '../../lib/language';
 import { rateFieldLabel } from '../car-rates/rate-fields';
 import classes from './audit.module.css';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** A recorded value as staff read it: moments in IST, yes and no, states and car types by name, nothing as "(empty)". */
+/** A recorded value as staff read it: moments in IST, yes and no, states, car types and languages by name, nothing as "(empty)". */
 export function formatAuditValue(value: unknown, field = ''): string {
   if (value === null || value === undefined || value === '') return m.auditEmptyValue();
   if (field === 'state' && STATES.includes(value as State)) return stateLabel(value as State);
   if (field === 'carType' && CAR_TYPES.includes(value as CarType)) return carTypeLabel(value as CarType);
+  if (field === 'language' && typeof value === 'string' && Object.hasOwn(LANGUAGE_NAMES, value))
+    return LANGUAGE_NAMES[value as keyof typeof LANGUAGE_NAMES];
   if (typeof value === 'boolean') return value ? m.auditYes() : m.auditNo();
   if (typeof value === 'string') return INSTANT.test(value) ? formatDateTime(value) : value;
   if (typeof value === 'number') return String(value);
