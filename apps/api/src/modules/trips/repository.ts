@@ -9,6 +9,7 @@ import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/s
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
+import { rowReader } from '../../db/row-reader';
 import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
@@ -76,6 +77,7 @@ function selectTrips(db: DbExecutor) {
 }
 /** A trip as the list reads it, before it takes the contract's shape (see toTrip). */
 export type TripRecord = Awaited<ReturnType<typeof selectTrips>>[number];
+const readTripRecords = rowReader(tripColumns);
 
 /**
  * A stored trip with the spec's field names. The customer's phone number is personal data: only
@@ -424,7 +426,7 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, options: TripL
 /** The trips of these ids, in this order. */
 async function findTripRecords(db: DbExecutor, ids: string[]): Promise<TripRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await selectTrips(db).where(anyOf(trips.id, ids, 'uuid'));
+  const rows = await readTripRecords<TripRecord>(db, selectTrips(db).where(anyOf(trips.id, ids, 'uuid')));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -512,7 +514,7 @@ export async function findTripRecordPage(
   let keys: { id: string; cursorAt: string }[];
   let rows: TripRecord[];
   if (queries.kind === 'all') {
-    rows = await queries.all;
+    rows = await readTripRecords<TripRecord>(db, queries.all);
     keys = rows;
   } else {
     ({ keys } = await findScopedKeys(queries, caller, options, tuning));
