@@ -20,19 +20,19 @@ import { Agent, request } from 'node:http';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
-import puppeteer, { type CDPSession, type Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
 import { openDatabase } from '../db/client';
 import { drive, gpsReading, startVehicle, type Vehicle } from '../cli/simulate-route';
 import { generateDeviceToken, hashDeviceToken } from '../modules/driver-locations/device-tokens';
 import { DATA_DIR, headersOf, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
+import { launchChromium } from './browser';
 import { writeResults } from './results';
 
 const { values: args } = parseArgs({ options: { minutes: { type: 'string', default: '1' } } });
 const MINUTES = Number(args.minutes);
 const DRIVERS = Number(process.env.BENCH_FLEET_DRIVERS ?? 10_000);
 const INTERVAL_S = Number(process.env.BENCH_FLEET_INTERVAL ?? 5);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const LABEL = 'Fleet benchmark phone';
 const PHASE_MS = 15_000;
 const VIEWPORT = { width: 1366, height: 768 };
@@ -277,20 +277,7 @@ async function main() {
   );
 
   const phoneLoad = startPhones(Number(port), phones);
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-      `--window-size=${VIEWPORT.width},${VIEWPORT.height}`,
-    ],
-  });
+  const browser = await launchChromium([`--window-size=${VIEWPORT.width},${VIEWPORT.height}`]);
   try {
     const page = await browser.newPage();
     await page.setViewport(VIEWPORT);

@@ -14,17 +14,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
-import puppeteer, { type Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { DEMO_ACCOUNTS } from '../db/seed/demo';
 import { openDatabase } from '../db/client';
 import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
+import { launchChromium } from './browser';
 import { writeResults } from './results';
 import { REPO_ROOT } from '../config';
 import { sql } from 'drizzle-orm';
 
 const PASSWORD = 'bench-password-not-secret';
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const REPORTS = join(REPO_ROOT, 'bench', 'results', 'lighthouse');
 
@@ -137,19 +137,7 @@ async function main() {
   await database.close();
 
   const server = await startServer({ url });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-      '--disable-quic',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const scores: Score[] = [];
