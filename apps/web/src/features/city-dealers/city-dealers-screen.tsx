@@ -36,7 +36,7 @@ export function CityDealersScreen() {
   // pages do not hold (a shared link) is read alone.
   const listed = dealers.find((dealer) => dealer.id === values.dealer);
   const single = useCityDealer(values.dealer, list.isSuccess && !listed);
-  const selected = listed ?? (single.data && single.data.id === values.dealer ? single.data : null);
+  const selected = listed ?? single.data ?? null;
 
   return (
     <Page

@@ -32,7 +32,7 @@ export function FranchisesScreen() {
   // pages do not hold (a shared link) is read alone.
   const listed = franchises.find((franchise) => franchise.id === values.franchise);
   const single = useFranchise(values.franchise, list.isSuccess && !listed);
-  const selected = listed ?? (single.data && single.data.id === values.franchise ? single.data : null);
+  const selected = listed ?? single.data ?? null;
 
   return (
     <Page
