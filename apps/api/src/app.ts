@@ -179,7 +179,11 @@ export async function buildApp({
     // A list page (35 KB of JSON) compresses in about 0.15 ms in one call; through a stream it
     // cost 0.7 ms of the server's CPU. Larger answers still stream (the default cut is 8 KB here).
     syncThreshold: 256 * 1024,
-    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+    // A 1 MB window instead of brotli's 4 MB: each compressing stream (a CSV export) holds 6 MB
+    // instead of 12 MB, for answers 0.8% larger (measured on a trips export).
+    brotliOptions: {
+      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4, [zlibConstants.BROTLI_PARAM_LGWIN]: 20 },
+    },
   });
   // With Redis, every limit (the global one, uploads, device reports) is counted across instances:
   // without it, N instances would each allow the limit (N times in all).
