@@ -543,6 +543,22 @@ export const tripHourlyStats = pgTable(
 );
 
 /**
+ * How many drivers each franchise has, active and deleted, kept by triggers on drivers (migration
+ * 0015), so that a driver list that is neither searched nor filtered counts its rows exactly by
+ * adding a few numbers instead of reading up to 10,000 drivers. Drivers without a franchise are
+ * counted under a null franchise (admins see them).
+ */
+export const driverCounts = pgTable(
+  'driver_counts',
+  {
+    franchiseId: uuid('franchise_id'),
+    deleted: boolean('deleted').notNull(),
+    drivers: integer('drivers').notNull(),
+  },
+  (t) => [unique('driver_counts_key').on(t.franchiseId, t.deleted).nullsNotDistinct()],
+);
+
+/**
  * The password hash parameters of a Firebase project whose accounts were imported. The signer key
  * and salt separator are secrets (with them, a copy of the hashes can be attacked offline): they are
  * kept sealed with AES-256-GCM under a key derived from JWT_SECRET (docs/decisions/014-firebase-import.md).

@@ -80,7 +80,8 @@ export type ListTotal = { total: number; totalCapped: boolean };
 
 /** The part of a cursor that carries the first page's count on to the next pages. */
 export const cursorTotalShape = {
-  t: z.number().int().min(0).max(LIST_TOTAL_CAP).optional(),
+  // Up to the cap, or more where a list counts exactly (unsearched drivers).
+  t: z.number().int().min(0).optional(),
   tc: z.boolean().optional(),
 };
 

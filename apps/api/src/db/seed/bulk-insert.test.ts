@@ -3,7 +3,15 @@ import { and, eq, inArray, sql, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../client';
 import { rowsOf } from '../rows';
-import { customers, drivers, driverDocuments, tripDailyStats, tripHourlyStats, trips } from '../schema';
+import {
+  customers,
+  driverCounts,
+  drivers,
+  driverDocuments,
+  tripDailyStats,
+  tripHourlyStats,
+  trips,
+} from '../schema';
 import { createAccount, createCustomer, createDriver } from './factories';
 import { getTestDatabase } from '../../test/test-database';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
@@ -169,5 +177,30 @@ describe('the figures kept from the rows', () => {
       .from(tripDailyStats)
       .where(eq(tripDailyStats.franchiseId, franchise.id));
     expect(Number(after?.trips)).toBe(5);
+  });
+
+  it("keep each franchise's count of drivers through a bulk load of drivers", async () => {
+    const { db } = await getTestDatabase();
+    const franchise = await createAccount(db, { role: 'franchise' });
+    await createDriver(db, { franchiseId: franchise.id });
+    await loadWithIndexesBuiltAfter(db, [drivers], async (tx) => {
+      await insertMany(tx, drivers, [
+        ...Array.from({ length: 4 }, (_, i) => ({ name: `Bulk driver ${i}`, franchiseId: franchise.id })),
+        { name: 'Bulk driver gone', franchiseId: franchise.id, deletedAt: new Date() },
+      ]);
+    });
+    const countsOf = async () =>
+      Object.fromEntries(
+        (
+          await db
+            .select({ deleted: driverCounts.deleted, drivers: driverCounts.drivers })
+            .from(driverCounts)
+            .where(eq(driverCounts.franchiseId, franchise.id))
+        ).map((row) => [row.deleted ? 'deleted' : 'active', row.drivers]),
+      );
+    expect(await countsOf()).toEqual({ active: 5, deleted: 1 });
+    // The triggers are back on: a driver written alone after the load is counted too.
+    await createDriver(db, { franchiseId: franchise.id });
+    expect(await countsOf()).toEqual({ active: 6, deleted: 1 });
   });
 });

@@ -66,6 +66,14 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
     ],
     rebuild: 'documents_awaiting_review_rebuild',
   },
+  {
+    triggers: [
+      ['drivers', 'driver_counts_insert'],
+      ['drivers', 'driver_counts_delete'],
+      ['drivers', 'driver_counts_move'],
+    ],
+    rebuild: 'driver_counts_rebuild',
+  },
 ];
 
 /**
@@ -76,8 +84,8 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * With `foreignKeys`, the tables' foreign keys are dropped too and added back after the load,
  * which checks every row at once (as pg_restore does) instead of one lookup per row inserted.
  * The figures triggers keep from these tables (the dashboard's daily trip figures, each driver's
- * count of documents awaiting review; migration 0010) are switched off for the load and recomputed
- * once after it (migration 0014): one grouped pass instead of a grouped upsert per batch written.
+ * count of documents awaiting review, migration 0010; each franchise's count of drivers, migration
+ * 0015) are switched off for the load and recomputed once after it (migrations 0014 and 0015): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,

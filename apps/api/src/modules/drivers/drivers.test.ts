@@ -1,6 +1,6 @@
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull, isNull } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -584,7 +584,7 @@ describe('PATCH /api/drivers/driver/:id/assignment', () => {
 });
 
 describe('the count of a long list', () => {
-  it('stops at 10,000 and says so, and the next pages carry the first page count on', async () => {
+  it('is exact past 10,000 unsearched, stops at 10,000 searched, and the next pages carry it on', async () => {
     const dealer = await createStaff(t.db, { role: 'city_dealer', state: 'goa' });
     const franchise = await createStaff(t.db, {
       role: 'franchise',
@@ -600,13 +600,27 @@ describe('the count of a long list', () => {
       await t.db.insert(drivers).values(rows.slice(start, start + 2000));
     }
 
+    // Unsearched, the count is the one the database keeps: exact, whatever the size.
     const first = await list(dealer, '/api/city_dealer?limit=100');
-    expect(first).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    expect(first).toMatchObject({ total: LIST_TOTAL_CAP + 5, totalCapped: false });
     expect(idsOf(first)).toHaveLength(100);
     const second = await list(dealer, `/api/city_dealer?limit=100&cursor=${first.nextCursor}`);
-    expect(second).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    expect(second).toMatchObject({ total: LIST_TOTAL_CAP + 5, totalCapped: false });
     expect(idsOf(second)).toHaveLength(100);
     expect(idsOf(second).some((id) => idsOf(first).includes(id))).toBe(false);
+    expect(await list(franchise, '/api/franchise?limit=1')).toMatchObject({
+      total: LIST_TOTAL_CAP + 5,
+      totalCapped: false,
+    });
+
+    // Searched, counting stops at the cap and says so.
+    const all = await list(dealer, '/api/city_dealer?q=Fleet%20driver&limit=100');
+    expect(all).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    const allNext = await list(
+      dealer,
+      `/api/city_dealer?q=Fleet%20driver&limit=100&cursor=${all.nextCursor}`,
+    );
+    expect(allNext).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
 
     // A search below the cap is counted exactly, on every page.
     const searched = await list(franchise, '/api/franchise?q=Fleet%20driver%20000&limit=4');
@@ -617,4 +631,93 @@ describe('the count of a long list', () => {
     );
     expect(next).toMatchObject({ total: 100, totalCapped: false });
   }, 60_000);
+});
+
+describe('the count of an unsearched list', () => {
+  /** Every id of a list, page after page, and the total its first page told. */
+  const walk = async (who: Staff, path: string) => {
+    const ids: string[] = [];
+    let url = `${path}${path.includes('?') ? '&' : '?'}limit=100`;
+    const first = await list(who, url);
+    for (let body = first; ;) {
+      ids.push(...idsOf(body));
+      if (!body.nextCursor) break;
+      url = `${path}${path.includes('?') ? '&' : '?'}limit=100&cursor=${body.nextCursor}`;
+      body = await list(who, url);
+    }
+    return { total: first.total, totalCapped: first.totalCapped, ids };
+  };
+  const activeDrivers = async () =>
+    (await t.db.select({ id: drivers.id }).from(drivers).where(isNull(drivers.deletedAt))).length;
+  const deletedDrivers = async () =>
+    (await t.db.select({ id: drivers.id }).from(drivers).where(isNotNull(drivers.deletedAt))).length;
+
+  /** Each role's unsearched total against the rows that role's pages hold (the admin's: the table's). */
+  const expectCountsRight = async (world: DriverWorld) => {
+    for (const [who, path] of [
+      [world.dealerA, '/api/city_dealer'],
+      [world.dealerB, '/api/city_dealer'],
+      [world.franchiseA1, '/api/franchise'],
+      [world.franchiseA2, '/api/franchise'],
+      [world.franchiseB1, '/api/franchise'],
+    ] as const) {
+      const walked = await walk(who, path);
+      expect(walked.total, `${who.email} ${path}`).toBe(walked.ids.length);
+      expect(walked.totalCapped).toBe(false);
+    }
+    expect((await list(world.admin, '/api/drivers?limit=1')).total).toBe(await activeDrivers());
+    expect((await list(world.admin, '/api/drivers?deleted=true&limit=1')).total).toBe(await deletedDrivers());
+  };
+
+  it('stays right for every role through creating, moving, deleting, restoring and erasing drivers', async () => {
+    const world = await createDriverWorld(t.db);
+    await expectCountsRight(world);
+    expect((await walk(world.dealerA, '/api/city_dealer')).ids).toHaveLength(2);
+
+    // Created in bulk and alone.
+    await t.db.insert(drivers).values(
+      Array.from({ length: 3 }, (_, i) => ({
+        name: `Counted ${i} ${world.tag}`,
+        franchiseId: world.franchiseA2.id,
+      })),
+    );
+    await expectCountsRight(world);
+    expect((await walk(world.franchiseA2, '/api/franchise')).ids).toHaveLength(4);
+
+    // Moved to another dealer's franchise, and to none.
+    const move = (id: string, franchiseId: string | null) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/drivers/driver/${id}/assignment`,
+        headers: world.admin.headers,
+        payload: { franchiseId, state: null },
+      });
+    expect((await move(world.drivers.a1.id, world.franchiseB1.id)).statusCode).toBe(200);
+    await expectCountsRight(world);
+    expect((await walk(world.dealerB, '/api/city_dealer')).ids).toHaveLength(2);
+    expect((await move(world.drivers.b1.id, null)).statusCode).toBe(200);
+    await expectCountsRight(world);
+
+    // Deleted and restored.
+    const remove = (id: string) =>
+      t.app.inject({ method: 'DELETE', url: `/api/drivers/driver/${id}`, headers: world.admin.headers });
+    const restore = (id: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/drivers/driver/${id}/restore`,
+        headers: world.admin.headers,
+      });
+    expect((await remove(world.drivers.a2.id)).statusCode).toBeLessThan(300);
+    await expectCountsRight(world);
+    expect((await walk(world.franchiseA2, '/api/franchise')).ids).toHaveLength(3);
+    expect((await restore(world.drivers.a2.id)).statusCode).toBe(200);
+    await expectCountsRight(world);
+    expect((await remove(world.drivers.loose.id)).statusCode).toBeLessThan(300);
+    await expectCountsRight(world);
+
+    // Erased from the table.
+    await t.db.delete(drivers).where(eq(drivers.franchiseId, world.franchiseA2.id));
+    await expectCountsRight(world);
+    expect((await walk(world.dealerA, '/api/city_dealer')).ids).toHaveLength(0);
+  });
 });

@@ -39,7 +39,7 @@ import {
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { complianceCondition, complianceOf } from '../compliance/status';
-import { driverScope, type DriverScopeCaller } from './scope';
+import { driverScope, driverScopeCount, type DriverScopeCaller } from './scope';
 import { documentLabel, stateLabel } from '@bmet/shared/labels';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
@@ -167,9 +167,16 @@ export function buildDriverListQueries(
           .where(where)
           .orderBy(...orderByKey(parts, sort.order))
           .limit(size);
-  // Counted on the first page only: the next pages' cursors carry the count on.
-  const total = after?.t === undefined ? cappedCountQuery(db, drivers, filter) : null;
-  return { page, total, after, sort };
+  // Counted on the first page only: the next pages' cursors carry the count on. Unsearched and
+  // unfiltered, the count is the one the database keeps, exact; otherwise it stops at the cap.
+  const kept = !options.q && !options.compliance;
+  const total =
+    after?.t !== undefined
+      ? null
+      : kept
+        ? driverScopeCount(db, caller, { deleted: options.deleted })
+        : cappedCountQuery(db, drivers, filter);
+  return { page, total, kept, after, sort };
 }
 
 /**
@@ -223,9 +230,11 @@ function selectDealerPage(
 /** A page of the drivers a caller may see, in the chosen order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
-  const { page, total, after, sort } = buildDriverListQueries(db, caller, options);
+  const { page, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
   const rows = await page;
-  const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
+  const listTotal =
+    totalFromCursor(after) ??
+    (kept ? { total: Number((await total!)[0]?.total ?? 0), totalCapped: false } : toListTotal(await total!));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   const compliance = await complianceOf(
     db,
