@@ -217,6 +217,8 @@ export async function seedDemo(
       const templates = await storeDocumentTemplates(store);
       const driverRows: ReturnType<typeof buildDriver>[] = [];
       const driverBar = progressBar(options.progress, 'drivers', scale.drivers);
+      // The next batch is built while the database stores the last one.
+      let storingDrivers: Promise<void> | null = null;
       for (let i = 0; i < scale.drivers; i += BATCH) {
         const batch = Array.from({ length: Math.min(BATCH, scale.drivers - i) }, (_, j) => {
           const n = i + j;
@@ -226,22 +228,26 @@ export async function seedDemo(
             franchiseId: franchise?.id ?? null,
           });
         });
-        await insertMany(db, drivers, batch);
         const documents = batch.flatMap((driver) =>
           planDocuments(rng).map((plan) => {
             const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
             return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
           }),
         );
-        await insertMany(db, driverDocuments, documents);
         // Built in the same order as one driver at a time, so the demo data stays the same.
         const ratings = batch.flatMap((driver) =>
           buildRatings(rng, rng.int(0, 8)).map((rating) => ({ ...rating, driverId: driver.id })),
         );
-        await insertMany(db, driverRatings, ratings);
         driverRows.push(...batch);
-        driverBar.increment(batch.length);
+        await storingDrivers;
+        storingDrivers = (async () => {
+          await insertMany(db, drivers, batch);
+          await insertMany(db, driverDocuments, documents);
+          await insertMany(db, driverRatings, ratings);
+          driverBar.increment(batch.length);
+        })();
       }
+      await storingDrivers;
       driverBar.stop();
       await seedDemoWallets(
         db,
