@@ -15,6 +15,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db } from '../../db/client';
+import { rowReader } from '../../db/row-reader';
 import { rowsOf } from '../../db/rows';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
@@ -156,17 +157,21 @@ export function buildDriverListQueries(
   const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
   const where = and(filter, after ? afterKey(parts, sort.order, after.k) : undefined);
   const size = options.limit + 1;
-  const page =
+  const plainFields = { ...driverColumns, sortKey: keyColumn(parts) };
+  const { page, fields } =
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     caller.role === 'city_dealer' && !options.q
       ? selectDealerPage(db, caller, where, size, sort)
-      : db
-          .select({ ...driverColumns, sortKey: keyColumn(parts) })
-          .from(drivers)
-          .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
-          .where(where)
-          .orderBy(...orderByKey(parts, sort.order))
-          .limit(size);
+      : {
+          page: db
+            .select(plainFields)
+            .from(drivers)
+            .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
+            .where(where)
+            .orderBy(...orderByKey(parts, sort.order))
+            .limit(size),
+          fields: plainFields,
+        };
   // Counted on the first page only: the next pages' cursors carry the count on. Unsearched and
   // unfiltered, the count is the one the database keeps, exact; otherwise it stops at the cap.
   const kept = !options.q && !options.compliance;
@@ -176,7 +181,7 @@ export function buildDriverListQueries(
       : kept
         ? driverScopeCount(db, caller, { deleted: options.deleted })
         : cappedCountQuery(db, drivers, filter);
-  return { page, total, kept, after, sort };
+  return { page, fields, total, kept, after, sort };
 }
 
 /**
@@ -200,38 +205,41 @@ function selectDealerPage(
     .orderBy(...orderByKey(driverKey(drivers, sort.field), sort.order))
     .limit(size)
     .as('scoped');
-  return db
-    .select({
-      id: scoped.id,
-      name: scoped.name,
-      email: scoped.email,
-      phoneNumber: scoped.phoneNumber,
-      country: scoped.country,
-      state: scoped.state,
-      franchiseId: scoped.franchiseId,
-      carModel: scoped.carModel,
-      vehicleNumber: scoped.vehicleNumber,
-      carType: scoped.carType,
-      lat: scoped.lat,
-      long: scoped.long,
-      positionAt: scoped.positionAt,
-      createdAt: scoped.createdAt,
-      deletedAt: scoped.deletedAt,
-      franchiseName,
-      sortKey: sql<unknown[]>`${scoped.sortKey}`,
-    })
+  const fields = {
+    id: scoped.id,
+    name: scoped.name,
+    email: scoped.email,
+    phoneNumber: scoped.phoneNumber,
+    country: scoped.country,
+    state: scoped.state,
+    franchiseId: scoped.franchiseId,
+    carModel: scoped.carModel,
+    vehicleNumber: scoped.vehicleNumber,
+    carType: scoped.carType,
+    lat: scoped.lat,
+    long: scoped.long,
+    positionAt: scoped.positionAt,
+    createdAt: scoped.createdAt,
+    deletedAt: scoped.deletedAt,
+    franchiseName,
+    sortKey: sql<unknown[]>`${scoped.sortKey}`,
+  };
+  const page = db
+    .select(fields)
     .from(franchise)
     .crossJoinLateral(scoped)
     .where(and(eq(franchise.dealerId, caller.id), eq(franchise.role, 'franchise')))
     .orderBy(...orderByKey(driverKey(scoped, sort.field), sort.order))
     .limit(size);
+  return { page, fields };
 }
 
 /** A page of the drivers a caller may see, in the chosen order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
-  const { page, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
-  const rows = await page;
+  const { page, fields, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
+  // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them.
+  const rows = await rowReader(fields)<Awaited<typeof page>[number]>(db, page);
   const listTotal =
     totalFromCursor(after) ??
     (kept ? { total: Number((await total!)[0]?.total ?? 0), totalCapped: false } : toListTotal(await total!));
