@@ -40,7 +40,20 @@ function problemOf(
   return null;
 }
 
-/** Each driver's compliance, with the reasons when it is not: two round trips for a whole page. */
+/** A driver's mandatory document as the compliance rule reads it. */
+type MandatoryDocument = { key: string; status: string; expiresOn: string | null };
+
+/** The compliance of a driver with these mandatory documents (those missing are not listed). */
+function complianceFrom(documents: Map<string, MandatoryDocument> | undefined, today: string): Compliance {
+  const problems: ComplianceProblem[] = [];
+  for (const document of MANDATORY_DOCUMENTS) {
+    const problem = problemOf(documents?.get(document), today);
+    if (problem) problems.push({ document: document as DocumentKey, problem });
+  }
+  return { compliant: problems.length === 0, problems };
+}
+
+/** Each driver's compliance, with the reasons when it is not: one round trip for a whole page. */
 export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise<Map<string, Compliance>> {
   const result = new Map<string, Compliance>();
   if (driverIds.length === 0) return result;
@@ -55,21 +68,49 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
     .where(
       sql`${anyOf(driverDocuments.driverId, driverIds, 'uuid')} and ${anyOf(driverDocuments.key, MANDATORY, 'text')}`,
     );
-  const byDriver = new Map<string, Map<string, (typeof rows)[number]>>();
+  const byDriver = new Map<string, Map<string, MandatoryDocument>>();
   for (const row of rows) {
     const documents = byDriver.get(row.driverId) ?? new Map();
     documents.set(row.key, row);
     byDriver.set(row.driverId, documents);
   }
   const today = indianToday();
-  for (const id of driverIds) {
-    const documents = byDriver.get(id);
-    const problems: ComplianceProblem[] = [];
-    for (const document of MANDATORY_DOCUMENTS) {
-      const problem = problemOf(documents?.get(document), today);
-      if (problem) problems.push({ document: document as DocumentKey, problem });
-    }
-    result.set(id, { compliant: problems.length === 0, problems });
-  }
+  for (const id of driverIds) result.set(id, complianceFrom(byDriver.get(id), today));
   return result;
+}
+
+/** What withMandatoryDocuments adds to each row: [key, status, expiresOn] of each, or null. */
+export type MandatoryDocuments = [key: string, status: string, expiresOn: string | null][] | null;
+
+/**
+ * A page's query with each row's mandatory documents as one more column, read once the page is
+ * cut: the page's own query stays as it was (its plan too), and the documents come in the same
+ * round trip instead of a query after it. Inside the page's query, PostgreSQL evaluated such a
+ * column for rows the page did not keep (a search's page took twice as long). The page's first
+ * column must be the driver's id, named `id`; the rows keep the page's order.
+ */
+export function withMandatoryDocuments(page: { toSQL: () => { sql: string; params: unknown[] } }) {
+  return {
+    toSQL: () => {
+      const { sql: text, params } = page.toSQL();
+      const keys = `$${params.length + 1}::text[]`;
+      return {
+        sql: `select page.*, (select json_agg(json_build_array(d.key, d.status, d.expires_on))
+          from driver_documents d where d.driver_id = page.id and d.key = any(${keys})) from (${text}) page`,
+        params: [...params, MANDATORY],
+      };
+    },
+  };
+}
+
+/** The compliance of each row of a page read through withMandatoryDocuments, as of today in India. */
+export function complianceReader(): (documents: MandatoryDocuments | string) => Compliance {
+  const today = indianToday();
+  return (value) => {
+    // The database client may hand json over parsed or as text.
+    const triples = (typeof value === 'string' ? JSON.parse(value) : value) as MandatoryDocuments;
+    const documents = new Map<string, MandatoryDocument>();
+    for (const [key, status, expiresOn] of triples ?? []) documents.set(key, { key, status, expiresOn });
+    return complianceFrom(documents, today);
+  };
 }

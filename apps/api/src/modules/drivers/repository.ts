@@ -39,7 +39,12 @@ import {
   type KeyPart,
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
-import { complianceCondition, complianceOf } from '../compliance/status';
+import {
+  complianceCondition,
+  complianceReader,
+  withMandatoryDocuments,
+  type MandatoryDocuments,
+} from '../compliance/status';
 import { driverScope, driverScopeCount, type DriverScopeCaller } from './scope';
 import { documentLabel, stateLabel } from '@bmet/shared/labels';
 
@@ -238,17 +243,20 @@ function selectDealerPage(
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
   const { page, fields, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
-  // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them.
-  const rows = await rowReader(fields)<Awaited<typeof page>[number]>(db, page);
+  // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them,
+  // and each driver's mandatory documents with its row.
+  const rows = await rowReader({ ...fields, documents: sql<MandatoryDocuments | string>`` })<
+    Awaited<typeof page>[number] & { documents: MandatoryDocuments | string }
+  >(db, withMandatoryDocuments(page));
   const listTotal =
     totalFromCursor(after) ??
     (kept ? { total: Number((await total!)[0]?.total ?? 0), totalCapped: false } : toListTotal(await total!));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
-  const compliance = await complianceOf(
-    db,
-    shown.map((row) => row.id),
-  );
-  const withCompliance = shown.map((row) => ({ ...toDriver(row), compliance: compliance.get(row.id) }));
+  const complianceOfRow = complianceReader();
+  const withCompliance = shown.map((row) => ({
+    ...toDriver(row),
+    compliance: complianceOfRow(row.documents),
+  }));
   return { drivers: withCompliance, nextCursor, ...listTotal };
 }
 
