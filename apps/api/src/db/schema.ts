@@ -559,6 +559,16 @@ export const driverCounts = pgTable(
 );
 
 /**
+ * How many rows a whole list holds, kept by triggers (migration 0016), for the lists that count
+ * one table without a scope: 'customers'. An unsearched list reads its count here instead of
+ * reading up to 10,001 rows.
+ */
+export const listCounts = pgTable('list_counts', {
+  list: text('list').primaryKey(),
+  rows: integer('rows').notNull(),
+});
+
+/**
  * The password hash parameters of a Firebase project whose accounts were imported. The signer key
  * and salt separator are secrets (with them, a copy of the hashes can be attacked offline): they are
  * kept sealed with AES-256-GCM under a key derived from JWT_SECRET (docs/decisions/014-firebase-import.md).

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, inArray, sql, sum } from 'drizzle-orm';
+import { and, count, eq, inArray, sql, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../client';
 import { rowsOf } from '../rows';
 import {
   customers,
   driverCounts,
+  listCounts,
   drivers,
   driverDocuments,
   tripDailyStats,
@@ -177,6 +178,25 @@ describe('the figures kept from the rows', () => {
       .from(tripDailyStats)
       .where(eq(tripDailyStats.franchiseId, franchise.id));
     expect(Number(after?.trips)).toBe(5);
+  });
+
+  it('keep the count of customers through a bulk load of customers', async () => {
+    const { db } = await getTestDatabase();
+    const counted = async () =>
+      (await db.select({ rows: listCounts.rows }).from(listCounts).where(eq(listCounts.list, 'customers')))[0]
+        ?.rows;
+    const rows = async () => (await db.select({ n: count() }).from(customers))[0]!.n;
+    await loadWithIndexesBuiltAfter(db, [customers], async (tx) => {
+      await insertMany(
+        tx,
+        customers,
+        Array.from({ length: 5 }, (_, i) => ({ name: `Bulk customer ${i}` })),
+      );
+    });
+    expect(await counted()).toBe(await rows());
+    // The triggers are back on: a customer written alone after the load is counted too.
+    await createCustomer(db);
+    expect(await counted()).toBe(await rows());
   });
 
   it("keep each franchise's count of drivers through a bulk load of drivers", async () => {

@@ -74,6 +74,13 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
     ],
     rebuild: 'driver_counts_rebuild',
   },
+  {
+    triggers: [
+      ['customers', 'customer_count_insert'],
+      ['customers', 'customer_count_delete'],
+    ],
+    rebuild: 'customer_count_rebuild',
+  },
 ];
 
 /**
@@ -83,9 +90,11 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * the data. A load that fails or is killed rolls back with the indexes as they were.
  * With `foreignKeys`, the tables' foreign keys are dropped too and added back after the load,
  * which checks every row at once (as pg_restore does) instead of one lookup per row inserted.
- * The figures triggers keep from these tables (the dashboard's daily trip figures, each driver's
- * count of documents awaiting review, migration 0010; each franchise's count of drivers, migration
- * 0015) are switched off for the load and recomputed once after it (migrations 0014 and 0015): one grouped pass instead of a grouped upsert per batch written.
+ * The figures triggers keep from these tables (the dashboard's daily trip figures and each
+ * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
+ * migration 0015; the count of customers, migration 0016) are switched off for the load and
+ * recomputed once after it (migrations 0014 to 0016): one grouped pass instead of a grouped upsert
+ * per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,

@@ -1,11 +1,12 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { count, eq, like } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { customerListResponseSchema } from '@bmet/shared/schemas/customer';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
-import { customerRatings } from '../../db/schema';
+import { customerRatings, customers } from '../../db/schema';
 import { createAccount, createCustomer } from '../../db/seed/factories';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
 
@@ -150,6 +151,32 @@ describe('GET /api/customers', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
     }
+  });
+});
+
+describe('the count of the unsearched customer list', () => {
+  const tableCount = async () => (await t.db.select({ n: count() }).from(customers))[0]!.n;
+  const shownCount = async () => {
+    const body = await list('limit=1');
+    expect(body.totalCapped).toBe(false);
+    return body.total;
+  };
+
+  it('is every customer, exactly, through inserts and deletes one by one and in bulk', async () => {
+    expect(await shownCount()).toBe(await tableCount());
+    const tag = uniqueTag();
+    const one = await createCustomer(t.db, { name: `Counted ${tag}` });
+    expect(await shownCount()).toBe(await tableCount());
+    await t.db
+      .insert(customers)
+      .values(Array.from({ length: 7 }, (_, i) => ({ name: `Counted ${tag} ${i}` })));
+    const before = await tableCount();
+    expect(await shownCount()).toBe(before);
+    await t.db.delete(customers).where(eq(customers.id, one.id));
+    expect(await shownCount()).toBe(before - 1);
+    await t.db.delete(customers).where(like(customers.name, `Counted ${tag} %`));
+    expect(await shownCount()).toBe(before - 8);
+    expect(await shownCount()).toBe(await tableCount());
   });
 });
 

@@ -9,7 +9,7 @@ import {
   type KeyPart,
 } from '../../lib/sort';
 import type { Db } from '../../db/client';
-import { customerRatings, customers } from '../../db/schema';
+import { customerRatings, customers, listCounts } from '../../db/schema';
 import {
   cappedCountQuery,
   escapeLikePattern,
@@ -62,16 +62,25 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
     .where(and(filter, after ? afterKey(NAME_KEY, sort.order, after.k) : undefined))
     .orderBy(...orderByKey(NAME_KEY, sort.order))
     .limit(options.limit + 1);
-  // Counted on the first page only: the next pages' cursors carry the count on.
-  const total = after?.t === undefined ? cappedCountQuery(db, customers, filter) : null;
-  return { page, total, after, sort };
+  // Counted on the first page only: the next pages' cursors carry the count on. Unsearched, the
+  // count is the one the database keeps (migration 0016), exact; a search's stops at the cap.
+  const kept = !options.q;
+  const total =
+    after?.t !== undefined
+      ? null
+      : kept
+        ? db.select({ total: listCounts.rows }).from(listCounts).where(eq(listCounts.list, 'customers'))
+        : cappedCountQuery(db, customers, filter);
+  return { page, total, kept, after, sort };
 }
 
 /** A page of customers in name order, with the cursor of the next page and the count of all. */
 export async function findCustomers(db: Db, options: CustomerListOptions) {
-  const { page, total, after, sort } = buildCustomerListQueries(db, options);
-  const rows = await page;
-  const listTotal = totalFromCursor(after) ?? toListTotal(await total!);
+  const { page, total, kept, after, sort } = buildCustomerListQueries(db, options);
+  const [rows, counted] = await Promise.all([page, total]);
+  const listTotal =
+    totalFromCursor(after) ??
+    (kept ? { total: counted![0]?.total ?? 0, totalCapped: false } : toListTotal(counted!));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   return { customers: shown.map(({ sortKey: _sortKey, ...customer }) => customer), nextCursor, ...listTotal };
 }
