@@ -3,8 +3,9 @@
 // Installs what is missing with apt-get when running as root; otherwise says what to install.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { CHROMIUM_PATH } from './chromium.mjs';
 
-const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const path = CHROMIUM_PATH;
 
 const succeeds = (command) => {
   try {
