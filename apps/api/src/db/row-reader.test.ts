@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { getTestDatabase } from '../test/test-database';
-import { rowReader } from './row-reader';
+import { rowReader, withColumnAround } from './row-reader';
 import { drivers, trips } from './schema';
 import { createCustomer, createDriver, createTrip } from './seed/factories';
 
@@ -60,5 +60,36 @@ describe('rowReader', () => {
         .where(eq(trips.id, trip.id));
     const inside = await db.transaction((tx) => rowReader(fields)(tx, query(tx as unknown as typeof db)));
     expect(inside).toEqual(await query(db));
+  });
+
+  it('adds a column around a cut page, keeping its rows, their order and its parameters', async () => {
+    const { db } = await getTestDatabase();
+    const customer = await createCustomer(db);
+    const made = [];
+    for (const price of [300, 100, 200]) made.push(await createTrip(db, { customer, overrides: { price } }));
+    const page = db
+      .select(fields)
+      .from(trips)
+      .leftJoin(driver, eq(driver.id, trips.driverId))
+      .where(
+        inArray(
+          trips.id,
+          made.map((trip) => trip.id),
+        ),
+      )
+      .orderBy(trips.price)
+      .limit(2);
+    const expected = await page;
+    const read = await rowReader({ ...fields, priceTimes: sql<number>`` })<
+      (typeof expected)[number] & { priceTimes: number }
+    >(
+      db,
+      withColumnAround(page, (param) => `page.price * ${param(1)}::int + ${param(0)}::int`, [1, 10]),
+    );
+    expect(read.map(({ priceTimes: _, ...row }) => row)).toEqual(expected);
+    expect(read.map((row) => [row.price, row.priceTimes])).toEqual([
+      [100, 1001],
+      [200, 2001],
+    ]);
   });
 });

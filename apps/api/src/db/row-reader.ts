@@ -35,6 +35,35 @@ async function valuesOf(db: DbExecutor, text: string, params: unknown[]): Promis
   throw new Error('rowReader: a database driver it does not know');
 }
 
+/** A query as Drizzle builds it, or as withColumnAround wraps one. */
+export type BuiltQuery = { toSQL: () => { sql: string; params: unknown[] } };
+
+/**
+ * The query with one more column, computed on each row it answers once its LIMIT has cut them: the
+ * query itself and its plan stay as they are, and what a page needs of other tables comes in the
+ * same round trip instead of a query after the page. Inside the page's own select list, PostgreSQL
+ * evaluated such a column for rows the page did not keep (a search's page took twice as long).
+ * `column` is SQL over the wrapped rows, named `page` (their columns by their names in the query),
+ * and takes its values as `param(i)`, the i-th of `params`. The rows keep the query's order. Read
+ * the answer with rowReader, the column as the last field.
+ */
+export function withColumnAround(
+  query: BuiltQuery,
+  column: (param: (index: number) => string) => string,
+  params: unknown[] = [],
+): BuiltQuery {
+  return {
+    toSQL: () => {
+      const built = query.toSQL();
+      const param = (index: number) => `$${built.params.length + 1 + index}`;
+      return {
+        sql: `select page.*, ${column(param)} from (${built.sql}) page`,
+        params: [...built.params, ...params],
+      };
+    },
+  };
+}
+
 /**
  * Reads the rows of a select of flat fields (columns and aliased SQL, no nested objects) as Drizzle
  * would answer them, with each field's decoder found once instead of once per row and value:
@@ -55,7 +84,7 @@ export function rowReader<Fields extends Record<string, unknown>>(fields: Fields
     else throw new Error(`rowReader: ${key} is neither a column nor SQL`);
     return decoder.mapFromDriverValue.bind(decoder);
   });
-  return async <Row>(db: DbExecutor, query: { toSQL: () => { sql: string; params: unknown[] } }) => {
+  return async <Row>(db: DbExecutor, query: BuiltQuery) => {
     const { sql: text, params } = query.toSQL();
     const answer = await valuesOf(db, text, params);
     const rows = new Array<Row>(answer.length);

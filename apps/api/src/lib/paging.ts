@@ -110,6 +110,11 @@ export function cappedCountQuery(db: DbExecutor, table: PgTable, filter: SQL | u
   return db.select({ total: count() }).from(matching);
 }
 
+/** A count the database keeps (exact at any size) as a list answers it. */
+export function exactTotal(rows: { total: number }[]): ListTotal {
+  return { total: rows[0]?.total ?? 0, totalCapped: false };
+}
+
 /** The capped count as a list answers it. */
 export function toListTotal(rows: { total: number }[]): ListTotal {
   const counted = Number(rows[0]?.total ?? 0);

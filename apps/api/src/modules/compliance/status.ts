@@ -3,6 +3,7 @@ import { type DocumentKey } from '@bmet/shared/constants';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import type { Compliance, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { anyOf } from '../../db/any-of';
+import { withColumnAround, type BuiltQuery } from '../../db/row-reader';
 import { driverDocuments, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
@@ -83,24 +84,16 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
 export type MandatoryDocuments = [key: string, status: string, expiresOn: string | null][] | null;
 
 /**
- * A page's query with each row's mandatory documents as one more column, read once the page is
- * cut: the page's own query stays as it was (its plan too), and the documents come in the same
- * round trip instead of a query after it. Inside the page's query, PostgreSQL evaluated such a
- * column for rows the page did not keep (a search's page took twice as long). The page's first
- * column must be the driver's id, named `id`; the rows keep the page's order.
+ * A page of drivers with each driver's mandatory documents as one more column, read in the page's
+ * round trip (withColumnAround). The page must answer the driver's id as `id`.
  */
-export function withMandatoryDocuments(page: { toSQL: () => { sql: string; params: unknown[] } }) {
-  return {
-    toSQL: () => {
-      const { sql: text, params } = page.toSQL();
-      const keys = `$${params.length + 1}::text[]`;
-      return {
-        sql: `select page.*, (select json_agg(json_build_array(d.key, d.status, d.expires_on))
-          from driver_documents d where d.driver_id = page.id and d.key = any(${keys})) from (${text}) page`,
-        params: [...params, MANDATORY],
-      };
-    },
-  };
+export function withMandatoryDocuments(page: BuiltQuery): BuiltQuery {
+  return withColumnAround(
+    page,
+    (param) => `(select json_agg(json_build_array(d.key, d.status, d.expires_on))
+      from driver_documents d where d.driver_id = page.id and d.key = any(${param(0)}::text[]))`,
+    [MANDATORY],
+  );
 }
 
 /** The compliance of each row of a page read through withMandatoryDocuments, as of today in India. */

@@ -13,6 +13,7 @@ import { customerRatings, customers, listCounts } from '../../db/schema';
 import {
   cappedCountQuery,
   escapeLikePattern,
+  exactTotal,
   toListTotal,
   totalFromCursor,
   withTotal,
@@ -78,9 +79,7 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
 export async function findCustomers(db: Db, options: CustomerListOptions) {
   const { page, total, kept, after, sort } = buildCustomerListQueries(db, options);
   const [rows, counted] = await Promise.all([page, total]);
-  const listTotal =
-    totalFromCursor(after) ??
-    (kept ? { total: counted![0]?.total ?? 0, totalCapped: false } : toListTotal(counted!));
+  const listTotal = totalFromCursor(after) ?? (kept ? exactTotal(counted!) : toListTotal(counted!));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   return { customers: shown.map(({ sortKey: _sortKey, ...customer }) => customer), nextCursor, ...listTotal };
 }

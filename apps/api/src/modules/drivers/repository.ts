@@ -24,6 +24,7 @@ import {
   cursorTimestampSchema,
   decodeCursor,
   escapeLikePattern,
+  exactTotal,
   keysetPage,
   toListTotal,
   totalFromCursor,
@@ -245,12 +246,14 @@ export async function findDrivers(db: Db, caller: DriverScopeCaller, options: Dr
   const { page, fields, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
   // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them,
   // and each driver's mandatory documents with its row.
-  const rows = await rowReader({ ...fields, documents: sql<MandatoryDocuments | string>`` })<
-    Awaited<typeof page>[number] & { documents: MandatoryDocuments | string }
-  >(db, withMandatoryDocuments(page));
-  const listTotal =
-    totalFromCursor(after) ??
-    (kept ? { total: Number((await total!)[0]?.total ?? 0), totalCapped: false } : toListTotal(await total!));
+  // The page and its count at once, on two connections of the pool.
+  const [rows, counted] = await Promise.all([
+    rowReader({ ...fields, documents: sql<MandatoryDocuments | string>`` })<
+      Awaited<typeof page>[number] & { documents: MandatoryDocuments | string }
+    >(db, withMandatoryDocuments(page)),
+    total,
+  ]);
+  const listTotal = totalFromCursor(after) ?? (kept ? exactTotal(counted!) : toListTotal(counted!));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   const complianceOfRow = complianceReader();
   const withCompliance = shown.map((row) => ({

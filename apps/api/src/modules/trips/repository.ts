@@ -9,7 +9,7 @@ import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/s
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
-import { rowReader } from '../../db/row-reader';
+import { rowReader, withColumnAround, type BuiltQuery } from '../../db/row-reader';
 import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
@@ -84,22 +84,15 @@ type RatedTripRecord = TripRecord & { driverRating: string | null };
 const readRatedTripRecords = rowReader({ ...tripColumns, driverRating: sql<string | null>`` });
 
 /**
- * A query of trip records with their driver's average rating (one decimal; only 1 to 5 is a
- * rating) as one more column, computed once the page is cut: the page's own query and plan stay
- * as they are, and the ratings come in the same round trip instead of a query after the page.
+ * Trip records with their driver's average rating (one decimal; only 1 to 5 is a rating) as one
+ * more column, read in the page's round trip (withColumnAround) instead of in a query after it.
  */
-function withDriverRating(query: { toSQL: () => { sql: string; params: unknown[] } }) {
-  return {
-    toSQL: () => {
-      const { sql: text, params } = query.toSQL();
-      return {
-        sql: `select page.*, (select round(avg(r.rating), 1) from driver_ratings r
-          where r.driver_id = page.driver_id and r.rating between 1 and 5) from (${text}) page`,
-        params,
-      };
-    },
-  };
-}
+const withDriverRating = (query: BuiltQuery) =>
+  withColumnAround(
+    query,
+    () => `(select round(avg(r.rating), 1) from driver_ratings r
+      where r.driver_id = page.driver_id and r.rating between 1 and 5)`,
+  );
 
 /**
  * A stored trip with the spec's field names. The customer's phone number is personal data: only
