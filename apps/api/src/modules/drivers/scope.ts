@@ -1,4 +1,4 @@
-import { and, eq, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -16,16 +16,21 @@ export type DriverScopeCaller = { id: string; role: Role };
  */
 export function driverScope(caller: DriverScopeCaller, options: { deleted?: boolean } = {}): SQL {
   const lifecycle = options.deleted ? isNotNull(drivers.deletedAt) : isNull(drivers.deletedAt);
+  return and(lifecycle, franchiseScope(caller, drivers.franchiseId))!;
+}
+
+/**
+ * The franchises whose drivers a caller may see, as a condition on a column holding a driver's
+ * franchise (none for an admin, who sees every driver, those without a franchise included).
+ */
+function franchiseScope(caller: DriverScopeCaller, franchiseId: AnyColumn): SQL | undefined {
   switch (caller.role) {
     case 'admin':
-      return lifecycle;
+      return undefined;
     case 'city_dealer':
-      return and(
-        lifecycle,
-        sql`${drivers.franchiseId} in (select ${accounts.id} from ${accounts} where ${accounts.dealerId} = ${caller.id} and ${accounts.role} = 'franchise')`,
-      )!;
+      return sql`${franchiseId} in (select ${accounts.id} from ${accounts} where ${accounts.dealerId} = ${caller.id} and ${accounts.role} = 'franchise')`;
     case 'franchise':
-      return and(lifecycle, eq(drivers.franchiseId, caller.id))!;
+      return eq(franchiseId, caller.id);
     default: {
       // A role added to the matrix must be given a scope here before it can see any driver.
       const unknown: never = caller.role;
@@ -36,35 +41,22 @@ export function driverScope(caller: DriverScopeCaller, options: { deleted?: bool
 
 /**
  * How many drivers driverScope lets the caller see, read from the counts the database keeps per
- * franchise (migration 0015): a few rows summed, however many drivers there are. Keep the two in
- * step: the tests check them against each other.
+ * franchise (migration 0015): a few rows summed, however many drivers there are.
  */
 export function driverScopeCount(
   db: DbExecutor,
   caller: DriverScopeCaller,
   options: { deleted?: boolean } = {},
 ) {
-  const lifecycle = eq(driverCounts.deleted, options.deleted ?? false);
-  let scope: SQL | undefined;
-  switch (caller.role) {
-    case 'admin':
-      scope = undefined;
-      break;
-    case 'city_dealer':
-      scope = sql`${driverCounts.franchiseId} in (select ${accounts.id} from ${accounts} where ${accounts.dealerId} = ${caller.id} and ${accounts.role} = 'franchise')`;
-      break;
-    case 'franchise':
-      scope = eq(driverCounts.franchiseId, caller.id);
-      break;
-    default: {
-      const unknown: never = caller.role;
-      throw new Error(`No driver scope for role ${String(unknown)}`);
-    }
-  }
   return db
     .select({ total: sql<number>`coalesce(sum(${driverCounts.drivers}), 0)::int` })
     .from(driverCounts)
-    .where(and(lifecycle, scope));
+    .where(
+      and(
+        eq(driverCounts.deleted, options.deleted ?? false),
+        franchiseScope(caller, driverCounts.franchiseId),
+      ),
+    );
 }
 
 /** Where a driver stands in the hierarchy: its franchise and the city dealer that franchise works under. */
