@@ -1,5 +1,5 @@
 import { Button, Center, type MantineSize, type MantineSpacing } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 
 /** The part of a paged query the button needs; TanStack Query's infinite queries have it. */
 export type PagedQuery = {
@@ -20,7 +20,9 @@ export function LoadMoreButton({
   mt?: MantineSpacing;
   children: ReactNode;
 }) {
-  if (!query.hasNextPage) return null;
+  // Deferred as the list's rows are (ListTable), so that the button comes with the rows above it.
+  const hasNextPage = useDeferredValue(query.hasNextPage, false);
+  if (!hasNextPage) return null;
   return (
     <Center mt={mt}>
       <Button

@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -145,6 +145,9 @@ function DriverInformation({ driver }: { driver: Driver }) {
 export function DriverDashboardScreen() {
   const { driverId = '' } = useParams();
   const driver = useDriver(driverId);
+  // The dashboard is drawn from a deferred value: when the driver arrives, React renders the whole
+  // dashboard in the background in slices instead of in one long task (a phone's CPU is slow).
+  const data = useDeferredValue(driver.data);
 
   const back = (
     <Anchor component={Link} to="/drivers" size="sm">
@@ -153,7 +156,6 @@ export function DriverDashboardScreen() {
       </Group>
     </Anchor>
   );
-  if (driver.isPending) return <Loader aria-label={m.driversLoadingDriver()} />;
   if (driver.isError) {
     return (
       <Stack>
@@ -164,7 +166,8 @@ export function DriverDashboardScreen() {
       </Stack>
     );
   }
-  const d = driver.data;
+  if (!data) return <Loader aria-label={m.driversLoadingDriver()} />;
+  const d = data;
   return (
     <Stack>
       {back}
