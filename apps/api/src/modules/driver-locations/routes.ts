@@ -352,10 +352,12 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
       },
       // After the per-minute limit (onRequest), before the body is parsed and validated.
       preParsing: async (request, _reply, payload) => {
-        const burst = await burstLimit(request);
+        // Both asked at once: with Redis, one round trip of waiting instead of two.
+        const [burst, failures] = await Promise.all([
+          burstLimit(request),
+          failedDeviceAuth(request, { increment: false }),
+        ]);
         if (!burst.isAllowed && burst.isExceeded) throw tooMany(burst.ttlInSeconds);
-
-        const failures = await failedDeviceAuth(request, { increment: false });
         if (!failures.isAllowed && failures.isExceeded) throw tooMany(failures.ttlInSeconds);
         const token = bearerToken(request);
         const device = token ? await lookUpDevice(hashDeviceToken(token)) : null;
