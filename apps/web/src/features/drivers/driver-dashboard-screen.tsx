@@ -147,7 +147,9 @@ export function DriverDashboardScreen() {
   const driver = useDriver(driverId);
   // The dashboard is drawn from a deferred value: when the driver arrives, React renders the whole
   // dashboard in the background in slices instead of in one long task (a phone's CPU is slow).
-  const data = useDeferredValue(driver.data);
+  const deferred = useDeferredValue(driver.data);
+  // Moving to another driver, the deferred value is the last driver's for a moment: not shown.
+  const d = deferred?.id === driverId ? deferred : undefined;
 
   const back = (
     <Anchor component={Link} to="/drivers" size="sm">
@@ -166,8 +168,7 @@ export function DriverDashboardScreen() {
       </Stack>
     );
   }
-  if (!data) return <Loader aria-label={m.driversLoadingDriver()} />;
-  const d = data;
+  if (!d) return <Loader aria-label={m.driversLoadingDriver()} />;
   return (
     <Stack>
       {back}
