@@ -57,7 +57,10 @@ function Field({ label, value }: { label: string; value: ReactNode }) {
       <Text size="sm" c="dimmed" w={110} style={{ flexShrink: 0 }}>
         {label}
       </Text>
-      <Text size="sm">{value}</Text>
+      {/* A long email breaks rather than running past the card on a phone. */}
+      <Text size="sm" miw={0} style={{ overflowWrap: 'anywhere' }}>
+        {value}
+      </Text>
     </Group>
   );
 }
