@@ -13,7 +13,8 @@ const external = Object.keys(dependencies).filter((name) => !name.startsWith('@b
 const started = Date.now();
 const result = await build({
   absWorkingDir: apiRoot,
-  entryPoints: { server: 'src/server.ts' },
+  // The embedded database's thread loads from its own file beside the server (db/pglite-thread.ts).
+  entryPoints: { server: 'src/server.ts', 'pglite-worker': 'src/db/pglite-worker.ts' },
   outdir: 'dist',
   bundle: true,
   platform: 'node',

@@ -61,6 +61,13 @@ async function main() {
     backup,
   });
 
+  // Without its database thread the server can answer nothing: it ends, to be started again by
+  // its supervisor (the container's restart policy, systemd), rather than refuse every request.
+  database.onStop?.((error) => {
+    app.log.fatal({ err: error }, 'the embedded database stopped: exiting');
+    process.exit(1);
+  });
+
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
     const summary = await seedDemoIfEmpty(database.db, {

@@ -1,8 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -12,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { MIGRATIONS } from '../paths';
 import { lockDataDir } from './data-dir-lock';
+import { PgliteThread } from './pglite-thread';
 import { preparingStatements } from './prepared-statements';
 import * as schema from './schema';
 
@@ -32,6 +32,8 @@ export type Database = {
    * sees exactly the rows the copy holds.
    */
   dump?: <T>(read: (query: SqlReader) => Promise<T>) => Promise<{ tar: Blob; read: T }>;
+  /** The embedded database only: calls `listener` if its thread ends unasked (see PgliteThread). */
+  onStop?: (listener: (error: Error) => void) => void;
 };
 
 /**
@@ -75,7 +77,7 @@ export async function inSchemaLock<T>(db: Db, work: (tx: Db) => Promise<T>): Pro
  * transaction turn: the copy, taken inside a transaction of its own, therefore falls between two
  * others, and nothing writes while `read` runs and the folder is copied.
  */
-async function dumpPglite<T>(client: PGlite, read: (query: SqlReader) => Promise<T>) {
+async function dumpPglite<T>(client: PgliteThread, read: (query: SqlReader) => Promise<T>) {
   // Writes the changed pages to their files first: the copy then opens with little WAL to replay.
   await client.exec('checkpoint');
   return client.transaction(async (tx) => {
@@ -124,8 +126,9 @@ export async function openDatabase(options: {
   // PGlite has no lock of its own: a second process on the same folder would lose its writes.
   const unlock = location ? lockDataDir(options.dataDir) : () => {};
   try {
-    const client = await PGlite.create(location, { extensions: { pg_trgm } });
-    const db = drizzlePglite(client, { schema });
+    // PGlite runs in a thread of its own (db/pglite-thread.ts); Drizzle uses it as it would PGlite.
+    const client = await PgliteThread.open(location);
+    const db = drizzlePglite({ client: client as unknown as PGlite, schema });
     if (options.migrate !== false) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS });
       await analyzeDatabase(db as unknown as Db);
@@ -134,6 +137,7 @@ export async function openDatabase(options: {
       db: db as unknown as Db,
       kind: 'pglite',
       dump: (read) => dumpPglite(client, read),
+      onStop: (listener) => client.onStop(listener),
       close: async () => {
         try {
           await client.close();

@@ -1,0 +1,180 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { types } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from './client';
+import { PgliteThread } from './pglite-thread';
+import { rowsOf } from './rows';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const folder = mkdtempSync(join(tmpdir(), 'bmet-thread-'));
+let thread: PgliteThread;
+
+beforeAll(async () => {
+  thread = await PgliteThread.open(undefined);
+  await thread.exec('create table things (id int primary key, name text not null)');
+}, 60_000);
+afterAll(async () => {
+  await thread.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const count = async () =>
+  (await thread.query<{ n: number }>('select count(*)::int as n from things')).rows[0]!.n;
+
+describe('the embedded database in a thread of its own', () => {
+  it("answers rows as PGlite does, and errors with PostgreSQL's fields for the server to word them", async () => {
+    await thread.query('insert into things values ($1, $2)', [1, 'one']);
+    const { rows } = await thread.query<{ id: number; name: string; at: Date }>(
+      "select id, name, timestamptz '2026-11-25 10:00:00+05:30' as at from things",
+    );
+    expect(rows).toEqual([{ id: 1, name: 'one', at: new Date('2026-11-25T04:30:00Z') }]);
+
+    const duplicate = await thread
+      .query('insert into things values (1, $1)', ['again'])
+      .catch((e: unknown) => e);
+    expect(duplicate).toBeInstanceOf(Error);
+    expect(duplicate).toMatchObject({ code: '23505', constraint: 'things_pkey', table: 'things' });
+    expect((duplicate as Error).message).toMatch(/duplicate key/);
+  });
+
+  it('keeps the text of dates as Drizzle asks, and refuses a parser it could not carry across', async () => {
+    const raw = (value: unknown) => value;
+    const { rows } = await thread.query<unknown[]>("select timestamptz '2026-11-25 10:00:00+05:30'", [], {
+      rowMode: 'array',
+      parsers: { [types.TIMESTAMPTZ]: raw },
+    });
+    expect(rows).toEqual([['2026-11-25 04:30:00+00']]);
+    expect(() =>
+      thread.query('select 1', [], { parsers: { [types.INT4]: (value) => Number(value) * 2 } }),
+    ).toThrow(/cannot cross threads/);
+  });
+
+  it('commits a transaction when its work returns, rolls it back when it throws, and others wait for its end', async () => {
+    const before = await count();
+    let outside: Promise<number> | undefined;
+    await thread.transaction(async (tx) => {
+      await tx.query('insert into things values (10, $1)', ['ten']);
+      // Asked while the transaction is open: answered after its commit, so it sees the row.
+      outside = count();
+      await tx.query('insert into things values (11, $1)', ['eleven']);
+    });
+    expect(await outside).toBe(before + 2);
+
+    const failure = new Error('the work failed');
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query('insert into things values (12, $1)', ['twelve']);
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(await count()).toBe(before + 2);
+
+    // A statement that fails inside rolls the whole transaction back.
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query('insert into things values (13, $1)', ['thirteen']);
+        await tx.query('insert into things values (10, $1)', ['ten again']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
+    expect(await count()).toBe(before + 2);
+  });
+
+  it('refuses a statement on a transaction that has ended', async () => {
+    let kept: Parameters<Parameters<PgliteThread['transaction']>[0]>[0] | undefined;
+    await thread.transaction(async (tx) => {
+      kept = tx;
+    });
+    expect(kept!.closed).toBe(true);
+    expect(() => kept!.query('select 1')).toThrow(/closed/);
+  });
+
+  it('delivers notifications to listeners until they stop listening', async () => {
+    const heard: string[] = [];
+    const unlisten = await thread.listen('things', (payload) => heard.push(payload));
+    await thread.query("select pg_notify('things', 'first')");
+    await expect.poll(() => heard).toEqual(['first']);
+    await unlisten();
+    await thread.query("select pg_notify('things', 'second')");
+    await thread.query('select 1');
+    expect(heard).toEqual(['first']);
+  });
+
+  it("leaves the server's thread free while a long query runs", async () => {
+    const order: string[] = [];
+    const long = thread
+      .query('select count(*) from generate_series(1, 3000000) a join generate_series(1, 1) b on true')
+      .then(() => order.push('query answered'));
+    await new Promise((resolve) => setTimeout(resolve, 1)).then(() => order.push('timer ran'));
+    await long;
+    expect(order).toEqual(['timer ran', 'query answered']);
+  });
+});
+
+describe('the embedded database through Drizzle, in its thread', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: folder });
+    await database.db.execute(sql`create table kept (id int primary key)`);
+  }, 60_000);
+
+  it('rolls back a nested transaction that fails and keeps the outer one', async () => {
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into kept values (1)`);
+      await tx
+        .transaction(async (inner) => {
+          await inner.execute(sql`insert into kept values (2)`);
+          throw new Error('inner failed');
+        })
+        .catch(() => {});
+    });
+    expect(rowsOf(await database.db.execute(sql`select id from kept`))).toEqual([{ id: 1 }]);
+  });
+
+  it('writes its rows to the folder on close, and finds them when opened again', async () => {
+    await database.close();
+    await expect(database.db.execute(sql`select 1`)).rejects.toThrow();
+    database = await openDatabase({ dataDir: folder });
+    expect(rowsOf(await database.db.execute(sql`select id from kept`))).toEqual([{ id: 1 }]);
+    await database.close();
+  }, 60_000);
+});
+
+describe('a database thread that ends unasked', () => {
+  it('refuses the queries waiting and those after, and tells the server, which then ends', async () => {
+    const doomed = await PgliteThread.open(undefined);
+    const heard: string[] = [];
+    doomed.onStop((error) => heard.push(error.message));
+    const waiting = doomed.query('select count(*) from generate_series(1, 3000000)');
+    // As if PGlite had aborted: the thread is ended from outside.
+    await (doomed as unknown as { worker: { terminate: () => Promise<number> } }).worker.terminate();
+    await expect(waiting).rejects.toThrow(/embedded database stopped/);
+    await expect(doomed.query('select 1')).rejects.toThrow(/embedded database stopped/);
+    expect(heard).toEqual([expect.stringMatching(/embedded database stopped/)]);
+    await doomed.close();
+    expect(heard).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('a process with the embedded database open', () => {
+  it('ends when its work is done, as it did with PGlite in its own thread', () => {
+    const script = `
+      import { PgliteThread } from ${JSON.stringify(join(here, 'pglite-thread.ts'))};
+      const thread = await PgliteThread.open(undefined);
+      const { rows } = await thread.query('select 41 + 1 as answer');
+      console.log(rows[0].answer);
+    `;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: here,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.stderr).not.toMatch(/Error/);
+    expect(run.stdout.trim()).toBe('42');
+    expect(run.status).toBe(0);
+  }, 90_000);
+});
