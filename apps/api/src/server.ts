@@ -39,6 +39,12 @@ async function main() {
       : {}),
   };
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  // Without its database thread the server can answer nothing: it ends, to be started again by
+  // its supervisor (the container's restart policy, systemd), rather than refuse every request.
+  database.onStop?.((error) => {
+    console.error(`The embedded database stopped; exiting. ${error.message}`);
+    process.exit(1);
+  });
   const objectStore = createObjectStore(config.objectStore);
   const locationBus = await createLocationBus(config.redisUrl);
   // This server holds the embedded database: `npm run backup` asks it for the backup, through a
@@ -59,13 +65,6 @@ async function main() {
     logger,
     poolSize: database.kind === 'postgres' ? POOL_SIZE : 1,
     backup,
-  });
-
-  // Without its database thread the server can answer nothing: it ends, to be started again by
-  // its supervisor (the container's restart policy, systemd), rather than refuse every request.
-  database.onStop?.((error) => {
-    app.log.fatal({ err: error }, 'the embedded database stopped: exiting');
-    process.exit(1);
   });
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {

@@ -42,16 +42,18 @@ describe('the embedded database in a thread of its own', () => {
     expect((duplicate as Error).message).toMatch(/duplicate key/);
   });
 
-  it('keeps the text of dates as Drizzle asks, and refuses a parser it could not carry across', async () => {
+  it('keeps the text of dates as Drizzle asks, and refuses a parser or a value it could not carry across', async () => {
     const raw = (value: unknown) => value;
     const { rows } = await thread.query<unknown[]>("select timestamptz '2026-11-25 10:00:00+05:30'", [], {
       rowMode: 'array',
       parsers: { [types.TIMESTAMPTZ]: raw },
     });
     expect(rows).toEqual([['2026-11-25 04:30:00+00']]);
-    expect(() =>
+    await expect(
       thread.query('select 1', [], { parsers: { [types.INT4]: (value) => Number(value) * 2 } }),
-    ).toThrow(/cannot cross threads/);
+    ).rejects.toThrow(/cannot cross threads/);
+    await expect(thread.query('select $1::int', [() => 1])).rejects.toThrow(/could not be cloned/);
+    expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
   });
 
   it('commits a transaction when its work returns, rolls it back when it throws, and others wait for its end', async () => {
@@ -90,7 +92,7 @@ describe('the embedded database in a thread of its own', () => {
       kept = tx;
     });
     expect(kept!.closed).toBe(true);
-    expect(() => kept!.query('select 1')).toThrow(/closed/);
+    await expect(kept!.query('select 1')).rejects.toThrow(/closed/);
   });
 
   it('delivers notifications to listeners until they stop listening', async () => {
@@ -165,6 +167,8 @@ describe('a process with the embedded database open', () => {
     const script = `
       import { PgliteThread } from ${JSON.stringify(join(here, 'pglite-thread.ts'))};
       const thread = await PgliteThread.open(undefined);
+      // A value that cannot cross threads is refused, and leaves nothing waiting behind it.
+      await thread.query('select $1::int', [() => 1]).catch(() => {});
       const { rows } = await thread.query('select 41 + 1 as answer');
       console.log(rows[0].answer);
     `;

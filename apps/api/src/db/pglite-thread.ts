@@ -100,6 +100,7 @@ export class PgliteThread {
   private nextId = 1;
   private stopped: Error | null = null;
   private closing = false;
+  private stoppedUnasked = false;
   private readonly stopListeners: ((error: Error) => void)[] = [];
 
   private constructor(dataDir: string | undefined, started: (error?: Error) => void) {
@@ -112,7 +113,7 @@ export class PgliteThread {
     this.worker.on('message', (reply: Reply) => {
       if ('ready' in reply) return ready();
       if ('failed' in reply) return ready(rebuild(reply.failed));
-      if ('listener' in reply) return this.listeners.get(reply.listener)?.(reply.payload);
+      if ('listener' in reply) return this.notify(reply.listener, reply.payload);
       const waiting = this.pending.get(reply.id);
       this.pending.delete(reply.id);
       this.holdProcess();
@@ -125,7 +126,10 @@ export class PgliteThread {
       ready(this.stopped);
       for (const waiting of this.pending.values()) waiting.reject(this.stopped);
       this.pending.clear();
-      if (unexpected) for (const listener of this.stopListeners) listener(this.stopped);
+      if (unexpected) {
+        this.stoppedUnasked = true;
+        for (const listener of this.stopListeners) listener(this.stopped);
+      }
     };
     this.worker.on('error', (error) => stop(new Error(`The embedded database stopped: ${error.message}`)));
     this.worker.on('exit', (code) =>
@@ -160,11 +164,33 @@ export class PgliteThread {
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       this.holdProcess();
-      this.worker.postMessage({ ...call, id });
+      try {
+        this.worker.postMessage({ ...call, id });
+      } catch (error) {
+        // A value that cannot cross threads (a function among the parameters): nothing was sent.
+        this.pending.delete(id);
+        this.holdProcess();
+        reject(error as Error);
+      }
     });
   }
 
-  query<T>(text: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+  /** A listener's failure is its own: it must not end the server's handling of the thread. */
+  private notify(listener: number, payload: string) {
+    try {
+      this.listeners.get(listener)?.(payload);
+    } catch (error) {
+      console.error('A database notification listener failed:', error);
+    }
+  }
+
+  async query<T>(text: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+    const unsupported = Object.keys(options ?? {}).filter((key) => key !== 'rowMode' && key !== 'parsers');
+    if (unsupported.length > 0) {
+      throw new Error(
+        `PgliteThread: query options it does not carry across threads: ${unsupported.join(', ')}`,
+      );
+    }
     return this.call({
       op: 'query',
       text,
@@ -175,7 +201,7 @@ export class PgliteThread {
     });
   }
 
-  exec(text: string, tx?: number): Promise<Results[]> {
+  async exec(text: string, tx?: number): Promise<Results[]> {
     return this.call({ op: 'exec', text, tx });
   }
 
@@ -186,12 +212,12 @@ export class PgliteThread {
   async transaction<T>(work: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
     const id = await this.call<number>({ op: 'begin' });
     let closed = false;
-    const open = () => {
+    const open = async () => {
       if (closed) throw new Error('Transaction is closed');
     };
     const tx: ThreadTransaction = {
-      query: (text, params, options) => (open(), this.query(text, params, options, id)),
-      exec: (text) => (open(), this.exec(text, id)),
+      query: (text, params, options) => open().then(() => this.query(text, params, options, id)),
+      exec: (text) => open().then(() => this.exec(text, id)),
       get closed() {
         return closed;
       },
@@ -221,8 +247,9 @@ export class PgliteThread {
   }
 
   /** A copy of the data folder (a tar); see dumpPglite for when it is taken. */
-  async dumpDataDir(compression: 'none' | 'gzip' | 'auto' = 'none'): Promise<Blob> {
-    return new Blob([await this.call<ArrayBuffer>({ op: 'dump', compression })]);
+  dumpDataDir(compression: 'none' | 'gzip' | 'auto' = 'none'): Promise<Blob> {
+    // A Blob crosses threads without its bytes being copied.
+    return this.call<Blob>({ op: 'dump', compression });
   }
 
   /**
@@ -231,6 +258,8 @@ export class PgliteThread {
    */
   onStop(listener: (error: Error) => void): void {
     this.stopListeners.push(listener);
+    // Stopped before anyone listened: told at once.
+    if (this.stoppedUnasked && this.stopped) listener(this.stopped);
   }
 
   /** Closes PGlite (its last writes reach the folder) and ends the thread. */

@@ -5,13 +5,13 @@
  * comes; PGlite itself takes turns between queries and transactions, as it did in the server's
  * thread.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Call, Reply, ThreadError, ThreadStart } from './pglite-thread';
 
-const port = parentPort;
-if (!port) throw new Error('pglite-worker runs as a worker thread of the server (db/pglite-thread.ts)');
+if (!parentPort) throw new Error('pglite-worker runs as a worker thread of the server (db/pglite-thread.ts)');
+const port: MessagePort = parentPort;
 
 /** A transaction in progress: its PGlite handle and how the server's side ends it. */
 type Open = { tx: Transaction; end: (commit: boolean) => void; done: Promise<unknown> };
@@ -81,7 +81,7 @@ async function end(id: number, commit: boolean): Promise<null> {
   return null;
 }
 
-async function run(call: Call): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> {
+async function run(call: Call): Promise<{ value: unknown }> {
   switch (call.op) {
     case 'query':
       return { value: await transactionOf(call.tx).query(call.text, call.params, optionsOf(call)) };
@@ -94,7 +94,7 @@ async function run(call: Call): Promise<{ value: unknown; transfer?: ArrayBuffer
     case 'listen': {
       const id = nextId++;
       const unlisten = await db.listen(call.channel, (payload) => {
-        port!.postMessage({ listener: id, payload } satisfies Reply);
+        port.postMessage({ listener: id, payload } satisfies Reply);
       });
       listeners.set(id, unlisten);
       return { value: id };
@@ -105,11 +105,9 @@ async function run(call: Call): Promise<{ value: unknown; transfer?: ArrayBuffer
       await unlisten?.();
       return { value: null };
     }
-    case 'dump': {
-      // The copy crosses to the server's thread without being copied again.
-      const tar = await (await db.dumpDataDir(call.compression)).arrayBuffer();
-      return { value: tar, transfer: [tar] };
-    }
+    case 'dump':
+      // A Blob crosses to the server's thread without its bytes being copied.
+      return { value: await db.dumpDataDir(call.compression) };
     case 'close':
       await db.close();
       return { value: null };
@@ -127,8 +125,8 @@ try {
 }
 
 port.on('message', (message: Call & { id: number }) => {
-  run(message).then(
-    ({ value, transfer }) => port.postMessage({ id: message.id, value } satisfies Reply, transfer),
-    (error: unknown) => port.postMessage({ id: message.id, error: errorOf(error) } satisfies Reply),
-  );
+  run(message)
+    .then(({ value }) => port.postMessage({ id: message.id, value } satisfies Reply))
+    // Its failure, or an answer that cannot cross threads: the call is answered with the error.
+    .catch((error: unknown) => port.postMessage({ id: message.id, error: errorOf(error) } satisfies Reply));
 });
