@@ -125,10 +125,12 @@ export async function openDatabase(options: {
   if (location) mkdirSync(dirname(location), { recursive: true });
   // PGlite has no lock of its own: a second process on the same folder would lose its writes.
   const unlock = location ? lockDataDir(options.dataDir) : () => {};
+  let client: PgliteThread | undefined;
   try {
     // PGlite runs in a thread of its own (db/pglite-thread.ts); Drizzle uses it as it would PGlite.
-    const client = await PgliteThread.open(location);
-    const db = drizzlePglite({ client: client as unknown as PGlite, schema });
+    const thread = await PgliteThread.open(location);
+    client = thread;
+    const db = drizzlePglite({ client: thread as unknown as PGlite, schema });
     if (options.migrate !== false) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS });
       await analyzeDatabase(db as unknown as Db);
@@ -136,17 +138,19 @@ export async function openDatabase(options: {
     return {
       db: db as unknown as Db,
       kind: 'pglite',
-      dump: (read) => dumpPglite(client, read),
-      onStop: (listener) => client.onStop(listener),
+      dump: (read) => dumpPglite(thread, read),
+      onStop: (listener) => thread.onStop(listener),
       close: async () => {
         try {
-          await client.close();
+          await thread.close();
         } finally {
           unlock();
         }
       },
     };
   } catch (error) {
+    // A failed migration leaves no thread holding the folder: it can be opened again.
+    await client?.close().catch(() => {});
     unlock();
     throw error;
   }

@@ -86,6 +86,33 @@ describe('the embedded database in a thread of its own', () => {
     expect(await count()).toBe(before + 2);
   });
 
+  it('runs transactions asked at once one after the other, each with its own statements', async () => {
+    const before = await count();
+    const results = await Promise.allSettled([
+      thread.transaction(async (tx) => {
+        await tx.query('insert into things values (20, $1)', ['twenty']);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        await tx.query('insert into things values (21, $1)', ['twenty-one']);
+        return 'first';
+      }),
+      thread.transaction(async (tx) => {
+        await tx.query('insert into things values (22, $1)', ['twenty-two']);
+        // Fails: the first transaction's row 20 is committed by now, so this one rolls back alone.
+        await tx.query('insert into things values (20, $1)', ['twenty again']);
+      }),
+      count(),
+    ]);
+    expect(results[0]).toEqual({ status: 'fulfilled', value: 'first' });
+    expect(results[1]).toMatchObject({ status: 'rejected', reason: { code: '23505' } });
+    expect(await count()).toBe(before + 2);
+    const names = await thread.query<{ name: string }>('select name from things where id >= 20 order by id');
+    expect(names.rows.map((row) => row.name)).toEqual(['twenty', 'twenty-one']);
+  });
+
+  it('refuses options to exec that it would not carry across', async () => {
+    await expect(thread.exec('select 1', { rowMode: 'array' } as never)).rejects.toThrow(/no options/);
+  });
+
   it('refuses a statement on a transaction that has ended', async () => {
     let kept: Parameters<Parameters<PgliteThread['transaction']>[0]>[0] | undefined;
     await thread.transaction(async (tx) => {
@@ -144,9 +171,47 @@ describe('the embedded database through Drizzle, in its thread', () => {
     expect(rowsOf(await database.db.execute(sql`select id from kept`))).toEqual([{ id: 1 }]);
     await database.close();
   }, 60_000);
+
+  it('lets go of the folder when opening fails after the thread started, so it opens again', async () => {
+    const other = mkdtempSync(join(tmpdir(), 'bmet-thread-'));
+    try {
+      // A folder holding a type the first migration creates: migrating it fails after the thread
+      // has opened the folder.
+      const first = await openDatabase({ dataDir: other, migrate: false });
+      await first.db.execute(sql`create type document_status as enum ('x')`);
+      await first.close();
+      await expect(openDatabase({ dataDir: other })).rejects.toThrow(/document_status/);
+      const again = await openDatabase({ dataDir: other, migrate: false });
+      expect(rowsOf(await again.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
+      await again.close();
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe('a database thread that ends unasked', () => {
+  it('ends when PGlite traps, answering the call with its error, and tells the server', async () => {
+    const broken = await PgliteThread.open(undefined, { faults: true });
+    const heard: string[] = [];
+    broken.onStop((error) => heard.push(error.message));
+    const fault = (broken as unknown as { call: (call: { op: 'fault' }) => Promise<unknown> }).call({
+      op: 'fault',
+    });
+    await expect(fault).rejects.toThrow(/unreachable/);
+    await expect.poll(() => heard).toEqual([expect.stringMatching(/exited with 1/)]);
+    await expect(broken.query('select 1')).rejects.toThrow(/embedded database stopped/);
+    await broken.close();
+  }, 60_000);
+
+  it('takes no fault unless opened for the tests, and goes on', async () => {
+    const fault = (thread as unknown as { call: (call: { op: 'fault' }) => Promise<unknown> }).call({
+      op: 'fault',
+    });
+    await expect(fault).rejects.toThrow(/takes no faults/);
+    expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
   it('refuses the queries waiting and those after, and tells the server, which then ends', async () => {
     const doomed = await PgliteThread.open(undefined);
     const heard: string[] = [];

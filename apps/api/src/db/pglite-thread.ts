@@ -3,8 +3,11 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
 
-/** What the worker (pglite-worker.ts) is started with: PGlite's folder, or none for memory. */
-export type ThreadStart = { dataDir: string | undefined };
+/**
+ * What the worker (pglite-worker.ts) is started with: PGlite's folder, or none for memory; `faults`
+ * lets the tests make PGlite's WebAssembly trap.
+ */
+export type ThreadStart = { dataDir: string | undefined; faults?: boolean };
 
 /** An error of the worker's side, as it crosses the threads. */
 export type ThreadError = {
@@ -30,7 +33,8 @@ export type Call =
   | { op: 'listen'; channel: string }
   | { op: 'unlisten'; listener: number }
   | { op: 'dump'; compression: 'none' | 'gzip' | 'auto' }
-  | { op: 'close' };
+  | { op: 'close' }
+  | { op: 'fault' };
 
 /** What the worker answers: a call's value or error, a notification, or how its start went. */
 export type Reply =
@@ -103,13 +107,13 @@ export class PgliteThread {
   private stoppedUnasked = false;
   private readonly stopListeners: ((error: Error) => void)[] = [];
 
-  private constructor(dataDir: string | undefined, started: (error?: Error) => void) {
+  private constructor(start: ThreadStart, started: (error?: Error) => void) {
     let starting = true;
     const ready = (error?: Error) => {
       if (starting) started(error);
       starting = false;
     };
-    this.worker = startWorker({ dataDir });
+    this.worker = startWorker(start);
     this.worker.on('message', (reply: Reply) => {
       if ('ready' in reply) return ready();
       if ('failed' in reply) return ready(rebuild(reply.failed));
@@ -138,9 +142,9 @@ export class PgliteThread {
   }
 
   /** Starts the worker and opens PGlite in `dataDir` (in memory without one). */
-  static open(dataDir: string | undefined): Promise<PgliteThread> {
+  static open(dataDir: string | undefined, options: { faults?: boolean } = {}): Promise<PgliteThread> {
     return new Promise((resolve, reject) => {
-      const thread: PgliteThread = new PgliteThread(dataDir, (error) => {
+      const thread: PgliteThread = new PgliteThread({ dataDir, faults: options.faults }, (error) => {
         if (error) {
           void thread.worker.terminate();
           reject(error);
@@ -184,7 +188,24 @@ export class PgliteThread {
     }
   }
 
-  async query<T>(text: string, params?: unknown[], options?: QueryOptions, tx?: number): Promise<Results<T>> {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.queryIn(undefined, text, params, options);
+  }
+
+  /** PGlite's exec without its options, which this thread does not carry. */
+  exec(text: string, options?: never): Promise<Results[]> {
+    if (options !== undefined) {
+      return Promise.reject(new Error('PgliteThread: exec takes no options across threads'));
+    }
+    return this.execIn(undefined, text);
+  }
+
+  private async queryIn<T>(
+    tx: number | undefined,
+    text: string,
+    params?: unknown[],
+    options?: QueryOptions,
+  ): Promise<Results<T>> {
     const unsupported = Object.keys(options ?? {}).filter((key) => key !== 'rowMode' && key !== 'parsers');
     if (unsupported.length > 0) {
       throw new Error(
@@ -201,7 +222,7 @@ export class PgliteThread {
     });
   }
 
-  async exec(text: string, tx?: number): Promise<Results[]> {
+  private async execIn(tx: number | undefined, text: string): Promise<Results[]> {
     return this.call({ op: 'exec', text, tx });
   }
 
@@ -216,8 +237,8 @@ export class PgliteThread {
       if (closed) throw new Error('Transaction is closed');
     };
     const tx: ThreadTransaction = {
-      query: (text, params, options) => open().then(() => this.query(text, params, options, id)),
-      exec: (text) => open().then(() => this.exec(text, id)),
+      query: (text, params, options) => open().then(() => this.queryIn(id, text, params, options)),
+      exec: (text) => open().then(() => this.execIn(id, text)),
       get closed() {
         return closed;
       },

@@ -109,12 +109,36 @@ async function run(call: Call): Promise<{ value: unknown }> {
       // A Blob crosses to the server's thread without its bytes being copied.
       return { value: await db.dumpDataDir(call.compression) };
     case 'close':
+      closing = true;
       await db.close();
       return { value: null };
+    case 'fault':
+      // Only a thread started for the tests takes it: PGlite's WebAssembly trapping, as when its
+      // memory cannot grow.
+      if (!faults) throw new Error('This thread takes no faults');
+      throw new RuntimeError('unreachable (a fault asked for by a test)');
   }
 }
 
-const { dataDir } = workerData as ThreadStart;
+let closing = false;
+
+// WebAssembly's trap, as Node has it (the API's TypeScript setup declares no WebAssembly types).
+const { RuntimeError } = (globalThis as unknown as { WebAssembly: { RuntimeError: ErrorConstructor } })
+  .WebAssembly;
+
+/**
+ * PGlite cannot go on after its WebAssembly has trapped or exited, or once it has closed unasked:
+ * every later query would fail. The thread then ends, and with it the server (PgliteThread's
+ * onStop), for its supervisor to start it again, rather than stay up answering every request
+ * with an error.
+ */
+function isFatal(error: unknown): boolean {
+  if (error instanceof RuntimeError) return true;
+  if (error instanceof Error && error.name === 'ExitStatus') return true;
+  return db.closed && !closing;
+}
+
+const { dataDir, faults = false } = workerData as ThreadStart;
 let db: PGlite;
 try {
   db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
@@ -128,5 +152,9 @@ port.on('message', (message: Call & { id: number }) => {
   run(message)
     .then(({ value }) => port.postMessage({ id: message.id, value } satisfies Reply))
     // Its failure, or an answer that cannot cross threads: the call is answered with the error.
-    .catch((error: unknown) => port.postMessage({ id: message.id, error: errorOf(error) } satisfies Reply));
+    .catch((error: unknown) => {
+      port.postMessage({ id: message.id, error: errorOf(error) } satisfies Reply);
+      // Ends this thread only; the server's side hears of it as an exit.
+      if (isFatal(error)) process.exit(1);
+    });
 });
