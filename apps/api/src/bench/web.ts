@@ -7,6 +7,8 @@
  *   npm run bench:web                  the embedded database (PGlite in BENCH_DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:web
  *   CHROMIUM_PATH=/usr/bin/chromium    the browser
+ *   BENCH_WEB_SCREENS="driver dashboard" BENCH_WEB_CACHE=app
+ *                                      only those screens (sign-in always), only that cache
  *
  * Builds nothing: run it after `npm run build --workspace @bmet/web` (npm run bench:web does).
  * Prints a table and writes bench/results/web.json. It fails on nothing.
@@ -27,6 +29,9 @@ import { sql } from 'drizzle-orm';
 const PASSWORD = 'bench-password-not-secret';
 const RUNS = Number(process.env.BENCH_WEB_RUNS ?? 3);
 const REPORTS = join(REPO_ROOT, 'bench', 'results', 'lighthouse');
+/** To measure one change: only these screens (comma-separated names as printed), only one cache. */
+const ONLY_SCREENS = process.env.BENCH_WEB_SCREENS?.split(',').map((name) => name.trim());
+const ONLY_CACHE = process.env.BENCH_WEB_CACHE as 'app' | 'empty' | undefined;
 
 type Score = {
   screen: string;
@@ -149,8 +154,11 @@ async function main() {
       ['driver dashboard', `/drivers/${String(driver?.id)}`],
     ];
     for (const cache of ['app', 'empty'] as const) {
-      for (const [screen, path] of screens)
+      if (ONLY_CACHE && cache !== ONLY_CACHE) continue;
+      for (const [screen, path] of screens) {
+        if (ONLY_SCREENS && !ONLY_SCREENS.includes(screen)) continue;
         scores.push(await audit(page, screen, `${server.baseUrl}${path}`, cache));
+      }
     }
 
     await page.emulateNetworkConditions(null);
