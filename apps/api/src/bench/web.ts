@@ -59,13 +59,8 @@ async function audit(page: Page, screen: string, url: string, cache: 'empty' | '
     } else {
       await page.goto(`${new URL(url).origin}/welcome`, { waitUntil: 'networkidle0' });
     }
-    const result = await lighthouse(
-      url,
-      { output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
-      undefined,
-      page,
-    );
-    if (!result) throw new Error(`Lighthouse gave no result for ${url}`);
+    const result = await runLighthouse(page, url);
+    if (!result) continue;
     // The whole report, to see what a score is made of (bench/results is not kept in git).
     mkdirSync(REPORTS, { recursive: true });
     writeFileSync(
@@ -85,8 +80,41 @@ async function audit(page: Page, screen: string, url: string, cache: 'empty' | '
       scriptKB: Number(((scripts?.transferSize ?? 0) / 1024).toFixed(1)),
     });
   }
+  if (runs.length === 0) {
+    return {
+      screen: `${screen} (no run finished)`,
+      score: NaN,
+      fcpMs: NaN,
+      lcpMs: NaN,
+      tbtMs: NaN,
+      scriptKB: NaN,
+    };
+  }
   // The median run by score, as Lighthouse's own advice for noisy machines.
   return runs.sort((a, b) => a.score - b.score)[Math.floor(runs.length / 2)]!;
+}
+
+/**
+ * One Lighthouse run, tried again when Lighthouse loses its protocol session on a busy machine
+ * ("Session closed"), as happens now and then: a lost run is told and left out, not the end of
+ * the benchmark.
+ */
+async function runLighthouse(page: Page, url: string) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    try {
+      const result = await lighthouse(
+        url,
+        { output: 'json', logLevel: 'error', onlyCategories: ['performance'], disableStorageReset: true },
+        undefined,
+        page,
+      );
+      if (result) return result;
+      console.warn(`Lighthouse gave no result for ${url} (attempt ${attempt})`);
+    } catch (error) {
+      console.warn(`Lighthouse failed on ${url} (attempt ${attempt}): ${(error as Error).message}`);
+    }
+  }
+  return undefined;
 }
 
 async function signIn(page: Page, baseUrl: string) {
