@@ -77,6 +77,9 @@ for (const [width, tag] of [
 
       for (const role of ['city_dealer', 'franchise'] as const) {
         test(`the ${role}'s screens`, async ({ page }) => {
+          // Ten screens or so, each judged by axe: 66 s on a machine of this kind one day, 96 s
+          // another day with the same code.
+          test.setTimeout(180_000);
           await signInThroughUi(page, role);
           for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
             await page.goto(route.path);
