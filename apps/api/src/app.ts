@@ -1,7 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -38,6 +37,7 @@ import { driverRoutes } from './modules/drivers/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { tripRoutes } from './modules/trips/routes';
+import { API_COMPRESSION } from './plugins/compression';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { openapiTransform } from './plugins/openapi';
@@ -172,19 +172,7 @@ export async function buildApp({
   });
   // API answers above 1 KB are compressed for browsers that accept it (web files come
   // precompressed from the build). Live streams take over the raw reply and are never buffered.
-  await app.register(compress, {
-    global: true,
-    threshold: 1024,
-    encodings: ['br', 'gzip'],
-    // A list page (35 KB of JSON) compresses in about 0.15 ms in one call; through a stream it
-    // cost 0.7 ms of the server's CPU. Larger answers still stream (the default cut is 8 KB here).
-    syncThreshold: 256 * 1024,
-    // A 1 MB window instead of brotli's 4 MB: each compressing stream (a CSV export) holds 6 MB
-    // instead of 12 MB, for answers 0.8% larger (measured on a trips export).
-    brotliOptions: {
-      params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4, [zlibConstants.BROTLI_PARAM_LGWIN]: 20 },
-    },
-  });
+  await app.register(compress, { global: true, ...API_COMPRESSION });
   // With Redis, every limit (the global one, uploads, device reports) is counted across instances:
   // without it, N instances would each allow the limit (N times in all).
   const rateRedis = config.redisUrl

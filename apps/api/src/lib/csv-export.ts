@@ -7,6 +7,7 @@ import { errorBodySchema } from '@bmet/shared/errors';
 import type { Permission } from '@bmet/shared/permissions';
 import { inLanguage } from '../infra/language';
 import { currentUser, type SessionUser } from '../plugins/authentication';
+import { FILE_COMPRESSION } from '../plugins/compression';
 import { CSV_CONTENT } from '../plugins/openapi';
 import { csvCell, csvLine, istDate, UTF8_BOM, type CsvValue } from './csv';
 
@@ -107,6 +108,7 @@ export function registerCsvExport<Query extends z.ZodObject, Row>(
     {
       // A HEAD would walk the whole export only to throw it away.
       exposeHeadRoute: false,
+      compress: FILE_COMPRESSION,
       config: {
         access: definition.access,
         downloadTicket: {

@@ -77,6 +77,13 @@ describe('API answers', () => {
     expect(big.headers['content-encoding']).toBe('gzip');
     expect(JSON.parse(gunzipSync(big.rawPayload).toString())).toHaveProperty('openapi');
 
+    const brotli = await get('/api/docs/json', 'br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(JSON.parse(brotliDecompressSync(brotli.rawPayload).toString())).toEqual(
+      JSON.parse(gunzipSync(big.rawPayload).toString()),
+    );
+
     const small = await get('/api/auth/me', 'gzip');
     expect(small.statusCode).toBe(401);
     expect(small.headers['content-encoding']).toBeUndefined();
