@@ -17,7 +17,14 @@ export function preparingStatements<T extends postgres.Sql>(client: T): T {
           query: string,
           parameters?: postgres.ParameterOrJSON<never>[],
           options?: postgres.UnsafeQueryOptions,
-        ) => target.unsafe(query, parameters, { ...options, prepare: true });
+        ) =>
+          target.unsafe(query, parameters, {
+            ...options,
+            prepare: true,
+            // postgres.js sends a query without parameters as a simple query, parsed and planned at
+            // every execution; one select alone can be a named statement, planned once and kept.
+            ...(!parameters?.length && isOneSelect(query) ? { simple: false } : {}),
+          });
       }
       // Transactions and savepoints hand their own client to the callback.
       if (key === 'begin' || key === 'savepoint') {
@@ -30,4 +37,12 @@ export function preparingStatements<T extends postgres.Sql>(client: T): T {
       return Reflect.get(target, key, receiver) as unknown;
     },
   });
+}
+
+/**
+ * A single select, as the query builder writes them: several statements (a migration, a script)
+ * cannot be one prepared statement, and are left to the simple protocol.
+ */
+function isOneSelect(query: string): boolean {
+  return /^\s*(select|with)\s/i.test(query) && !query.includes(';');
 }

@@ -9,6 +9,7 @@ import {
   type KeyPart,
 } from '../../lib/sort';
 import type { Db } from '../../db/client';
+import { pageLimit } from '../../db/page-limit';
 import { customerRatings, customers, listCounts } from '../../db/schema';
 import {
   cappedCountQuery,
@@ -62,7 +63,7 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
     .from(customers)
     .where(and(filter, after ? afterKey(NAME_KEY, sort.order, after.k) : undefined))
     .orderBy(...orderByKey(NAME_KEY, sort.order))
-    .limit(options.limit + 1);
+    .limit(pageLimit(options.limit + 1));
   // Counted on the first page only: the next pages' cursors carry the count on. Unsearched, the
   // count is the one the database keeps (migration 0016), exact; a search's stops at the cap.
   const kept = !options.q;

@@ -15,6 +15,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db } from '../../db/client';
+import { pageLimit } from '../../db/page-limit';
 import { rowReader } from '../../db/row-reader';
 import { rowsOf } from '../../db/rows';
 import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
@@ -175,7 +176,7 @@ export function buildDriverListQueries(
             .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
             .where(where)
             .orderBy(...orderByKey(parts, sort.order))
-            .limit(size),
+            .limit(pageLimit(size)),
           fields: plainFields,
         };
   // Counted on the first page only: the next pages' cursors carry the count on. Unsearched and
@@ -209,7 +210,7 @@ function selectDealerPage(
     .from(drivers)
     .where(and(eq(drivers.franchiseId, franchise.id), where))
     .orderBy(...orderByKey(driverKey(drivers, sort.field), sort.order))
-    .limit(size)
+    .limit(pageLimit(size))
     .as('scoped');
   const fields = {
     id: scoped.id,
@@ -236,7 +237,7 @@ function selectDealerPage(
     .crossJoinLateral(scoped)
     .where(and(eq(franchise.dealerId, caller.id), eq(franchise.role, 'franchise')))
     .orderBy(...orderByKey(driverKey(scoped, sort.field), sort.order))
-    .limit(size);
+    .limit(pageLimit(size));
   return { page, fields };
 }
 

@@ -8,6 +8,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
+import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { rowReader, withColumnAround, type BuiltQuery } from '../../db/row-reader';
 import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
@@ -360,7 +361,7 @@ export function buildTripListQueries(
       all: selectTrips(db)
         .where(and(...conditions))
         .orderBy(...NEWEST_FIRST)
-        .limit(size),
+        .limit(pageLimit(size)),
     };
   }
   const scopeDriverIds = sql`select ${drivers.id} from ${drivers} where ${drivenBy}`;
@@ -590,7 +591,7 @@ async function findSortedTripRecordPage(
       ),
     )
     .orderBy(...orderByKey(parts, sort.order))
-    .limit(options.limit + 1);
+    .limit(pageLimit(options.limit + 1));
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort);
   return { rows: shown, nextCursor };
 }
