@@ -50,7 +50,10 @@ async function walk(url: string, limit?: number) {
       query: { q: tag, ...(limit ? { limit: String(limit) } : {}), ...(cursor ? { cursor } : {}) },
     });
     expect(response.statusCode, response.body).toBe(200);
-    const page: { data: Record<string, unknown>; nextCursor: string | null } = response.json<{ data: Record<string, unknown>; nextCursor: string | null }>();
+    const page: { data: Record<string, unknown>; nextCursor: string | null } = response.json<{
+      data: Record<string, unknown>;
+      nextCursor: string | null;
+    }>();
     sizes.push(Object.keys(page.data).length);
     ids.push(...Object.keys(page.data));
     cursor = page.nextCursor;
