@@ -24,6 +24,7 @@ import { accounts, drivers } from '../db/schema';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
 import { buildDriverListQueries, type DriverListOptions } from '../modules/drivers/repository';
+import { encodeSortedCursor } from '../lib/sort';
 import { headersOf, JWT_SECRET, type Staff } from './bench-data';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);
@@ -124,7 +125,7 @@ async function main() {
     .orderBy(drivers.name, drivers.id)
     .offset(Math.floor(DRIVERS / 2))
     .limit(1);
-  const cursor = Buffer.from(JSON.stringify({ name: middle!.name, id: middle!.id })).toString('base64url');
+  const cursor = encodeSortedCursor({ field: 'name', order: 'asc' }, [middle!.name, middle!.id]);
   // The end of a real vehicle number ("12 AB 3456"): few drivers share it.
   const plate = (middle!.vehicleNumber ?? 'MH 12 AB 3456').slice(-10).toLowerCase();
 
