@@ -412,7 +412,15 @@ export function buildTripListQueries(
     .orderBy(...NEWEST_FIRST)
     .limit(size);
 
-  return { kind: 'scoped' as const, recent, windowSize, scopeSize, perDriver, scoped };
+  return {
+    kind: 'scoped' as const,
+    recent,
+    recentKeys: recent.as('recent_keys'),
+    windowSize,
+    scopeSize,
+    perDriver,
+    scoped,
+  };
 }
 
 /** The drivers a list is narrowed to (by id, franchise or state), if any. */
@@ -485,12 +493,18 @@ function scopeKey(caller: TripScopeCaller, options: TripListOptions) {
  * (at most `directDrivers`: a dealer that has just started, a few chosen drivers) is read driver by
  * driver at once, which costs less than looking through the newest trips first.
  */
-export async function findScopedKeys(
+export async function findScopedKeys<Key extends { id: string; cursorAt: string }>(
   queries: ScopedQueries,
   caller: TripScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
-): Promise<{ keys: { id: string; cursorAt: string }[]; ran: QueryName[] }> {
+  /**
+   * Reads the `recent` path's page with more than its keys (whole trip records, in the same
+   * statement): when that path answers, as it does for most scoped pages, the page then needs no
+   * second query.
+   */
+  readRecent?: () => Promise<Key[]>,
+): Promise<{ keys: { id: string; cursorAt: string }[]; ran: QueryName[]; recent?: Key[] }> {
   const ran: QueryName[] = [];
   const key = scopeKey(caller, options);
   const cached = key ? scopeSizes.get(key) : undefined;
@@ -515,8 +529,8 @@ export async function findScopedKeys(
   }
 
   ran.push('recent');
-  const recent = await queries.recent;
-  if (recent.length > options.limit) return { keys: recent, ran };
+  const recent = readRecent ? await readRecent() : await queries.recent;
+  if (recent.length > options.limit) return { keys: recent, ran, recent: readRecent && (recent as Key[]) };
   ran.push('windowSize');
   const [window] = await queries.windowSize;
   if ((window?.size ?? 0) < tuning.recentWindow) return { keys: recent, ran };
@@ -552,12 +566,22 @@ export async function findTripRecordPage(
       : await readTripRecords<TripRecord>(db, queries.all);
     keys = rows;
   } else {
-    ({ keys } = await findScopedKeys(queries, caller, options, tuning));
-    rows = await findTripRecords(
-      db,
-      keys.slice(0, options.limit).map((key) => key.id),
-      rated,
-    );
+    const found = await findScopedKeys(queries, caller, options, tuning, () => {
+      const query = selectTrips(db)
+        .innerJoin(queries.recentKeys, eq(trips.id, queries.recentKeys.id))
+        .orderBy(...NEWEST_FIRST);
+      return rated
+        ? readRatedTripRecords<RatedTripRecord>(db, withDriverRating(query))
+        : readTripRecords<TripRecord>(db, query);
+    });
+    keys = found.keys;
+    rows =
+      found.recent ??
+      (await findTripRecords(
+        db,
+        keys.slice(0, options.limit).map((key) => key.id),
+        rated,
+      ));
   }
   const { nextCursor } = keysetPage(keys, options.limit, (key) => ({ at: key.cursorAt, id: key.id }));
   return { rows: rows.slice(0, options.limit), nextCursor };

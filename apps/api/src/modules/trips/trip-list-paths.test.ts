@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrip } from '../../db/seed/factories';
+import { createTrip, insertDriverRatings } from '../../db/seed/factories';
 import { useTestApp } from '../../test/test-app';
 import { findTrips, LIST_TUNING, type ListTuning, type TripListOptions } from './repository';
 import type { TripScopeCaller } from './scope';
@@ -30,6 +30,10 @@ beforeAll(async () => {
   for (const minutes of [1, 3, 5, 5, 9]) await add('a1', minutes);
   for (const minutes of [2, 4, 5, 8]) await add('a2', minutes, { paid: true });
   await add('a1', 6, { title: `Other ${w.tag}`, status: 'cancelled' });
+  await insertDriverRatings(t.db, w.drivers.a1.id, [
+    { customerName: 'Meera', description: 'Polite', rating: 5 },
+    { customerName: 'Dev', description: 'Fine', rating: 4 },
+  ]);
 });
 
 /** Every page of a list, walked to the end. */
@@ -85,6 +89,17 @@ describe('scoped lists, whatever the path that answers them', () => {
         const pages = await walk(caller, { ...filters, limit }, tuning);
         expect(pages, `${path}, limit ${limit}`).toEqual(expected);
       }
+    }
+  });
+
+  it('answers the same whole trips on every path, drivers and their ratings included', async () => {
+    const expected = (await findTrips(t.db, w.dealerA, { limit: 100 })).trips;
+    expect(expected.find((trip) => trip.driverId === w.drivers.a1.id)?.driver_info).toMatchObject({
+      name: w.drivers.a1.name,
+      rating: 4.5,
+    });
+    for (const [path, tuning] of TUNINGS) {
+      expect((await findTrips(t.db, w.dealerA, { limit: 100 }, tuning)).trips, path).toEqual(expected);
     }
   });
 
