@@ -25,12 +25,7 @@ import { trips } from '../db/schema';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
 import { buildCustomerListQueries } from '../modules/customers/repository';
-import {
-  buildDriverRatingsQuery,
-  buildTripListQueries,
-  findScopedKeys,
-  type TripListOptions,
-} from '../modules/trips/repository';
+import { buildTripListQueries, findScopedKeys, type TripListOptions } from '../modules/trips/repository';
 import {
   ABSENT,
   COMMON,
@@ -209,16 +204,6 @@ async function main() {
       for (const name of ran) await explainQuery(db, `${label} [${name}]`, queries[name]);
     }
   }
-  const ratingIds = rowsOf(
-    await db.execute(
-      sql`select distinct driver_id from (select driver_id from trips where driver_id is not null order by created_at desc nulls last limit ${PAGE}) t`,
-    ),
-  ).map((row) => String(row.driver_id));
-  await explainQuery(
-    db,
-    "driver ratings of the first page's drivers (one grouped query)",
-    buildDriverRatingsQuery(db, ratingIds),
-  );
   const customerQueries = buildCustomerListQueries(db, { q: COMMON, limit: PAGE });
   await explainQuery(db, `customers, search "${COMMON}" [page]`, customerQueries.page);
   await explainQuery(db, `customers, search "${COMMON}" [total, capped]`, customerQueries.total!);

@@ -160,6 +160,13 @@ export const drivers = pgTable(
      * reading a million documents.
      */
     documentsAwaitingReview: integer('documents_awaiting_review').notNull().default(0),
+    /**
+     * The sum and the count of the driver's ratings that carry a rating (1 to 5), kept by a trigger
+     * on driver_ratings (migration 0017): a trip page shows each driver's average without reading
+     * the driver's ratings.
+     */
+    ratingTotal: integer('rating_total').notNull().default(0),
+    ratingCount: integer('rating_count').notNull().default(0),
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references(() => accounts.id),

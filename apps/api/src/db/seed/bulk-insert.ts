@@ -76,6 +76,14 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['driver_ratings', 'driver_rating_insert'],
+      ['driver_ratings', 'driver_rating_update'],
+      ['driver_ratings', 'driver_rating_delete'],
+    ],
+    rebuild: 'driver_rating_rebuild',
+  },
+  {
+    triggers: [
       ['customers', 'customer_count_insert'],
       ['customers', 'customer_count_delete'],
     ],
@@ -92,9 +100,9 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * which checks every row at once (as pg_restore does) instead of one lookup per row inserted.
  * The figures triggers keep from these tables (the dashboard's daily trip figures and each
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
- * migration 0015; the count of customers, migration 0016) are switched off for the load and
- * recomputed once after it (migrations 0014 to 0016): one grouped pass instead of a grouped upsert
- * per batch written.
+ * migration 0015; the count of customers, migration 0016; each driver's sum and count of
+ * ratings, migration 0017) are switched off for the load and recomputed once after it (migrations
+ * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,

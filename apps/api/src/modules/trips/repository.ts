@@ -10,8 +10,8 @@ import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
-import { rowReader, withColumnAround, type BuiltQuery } from '../../db/row-reader';
-import { accounts, driverRatings, drivers, tripFeedback, trips } from '../../db/schema';
+import { rowReader } from '../../db/row-reader';
+import { accounts, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
@@ -71,6 +71,10 @@ const tripColumns = {
   driverPhoneNumber: driver.phoneNumber,
   driverVehicleNumber: driver.vehicleNumber,
   driverCarType: driver.carType,
+  /** The average rating (one decimal) from the sums the database keeps on the driver (migration 0017). */
+  driverRating: sql<
+    string | null
+  >`round(${driver.ratingTotal}::numeric / nullif(${driver.ratingCount}, 0), 1)`,
 };
 
 function selectTrips(db: DbExecutor) {
@@ -80,26 +84,11 @@ function selectTrips(db: DbExecutor) {
 export type TripRecord = Awaited<ReturnType<typeof selectTrips>>[number];
 const readTripRecords = rowReader(tripColumns);
 
-/** A trip record as the list reads it for the screen: with its driver's average rating. */
-type RatedTripRecord = TripRecord & { driverRating: string | null };
-const readRatedTripRecords = rowReader({ ...tripColumns, driverRating: sql<string | null>`` });
-
-/**
- * Trip records with their driver's average rating (one decimal; only 1 to 5 is a rating) as one
- * more column, read in the page's round trip (withColumnAround) instead of in a query after it.
- */
-const withDriverRating = (query: BuiltQuery) =>
-  withColumnAround(
-    query,
-    () => `(select round(avg(r.rating), 1) from driver_ratings r
-      where r.driver_id = page.driver_id and r.rating between 1 and 5)`,
-  );
-
 /**
  * A stored trip with the spec's field names. The customer's phone number is personal data: only
  * admins receive it.
  */
-function toTrip(row: TripRecord, caller: TripScopeCaller, ratings: Map<string, number>): Trip {
+function toTrip(row: TripRecord, caller: TripScopeCaller): Trip {
   const carType = isCarType(row.carType) ? row.carType : null;
   const vehicleType = carType ?? (isCarType(row.driverCarType) ? row.driverCarType : null);
   const assigned = row.driverId !== null && row.driverName !== null;
@@ -119,7 +108,7 @@ function toTrip(row: TripRecord, caller: TripScopeCaller, ratings: Map<string, n
       ? {
           name: row.driverName!,
           phoneNumber: row.driverPhoneNumber,
-          rating: ratings.get(row.driverId!) ?? null,
+          rating: row.driverRating === null ? null : Number(row.driverRating),
           Car: vehicleType ? carTypeLabel(vehicleType) : null,
           vehicleNumber: row.driverVehicleNumber,
         }
@@ -132,46 +121,8 @@ function toTrip(row: TripRecord, caller: TripScopeCaller, ratings: Map<string, n
   };
 }
 
-/**
- * The average rating (one decimal) of each of a set of drivers, in one grouped query, so that a
- * page costs one query for all its drivers; drivers without a rating are absent. Only 1 to 5 is a
- * rating. Exposed for the benchmark's EXPLAIN.
- */
-export function buildDriverRatingsQuery(db: DbExecutor, driverIds: string[]) {
-  return db
-    .select({
-      driverId: driverRatings.driverId,
-      average: sql<string>`round(avg(${driverRatings.rating}), 1)`,
-    })
-    .from(driverRatings)
-    .where(
-      and(anyOf(driverRatings.driverId, driverIds, 'uuid'), sql`${driverRatings.rating} between 1 and 5`),
-    )
-    .groupBy(driverRatings.driverId);
-}
-
-async function findDriverRatings(db: DbExecutor, driverIds: string[]): Promise<Map<string, number>> {
-  if (driverIds.length === 0) return new Map();
-  const rows = await buildDriverRatingsQuery(db, driverIds);
-  return new Map(rows.map((row) => [row.driverId, Number(row.average)]));
-}
-
-async function toTrips(
-  db: DbExecutor,
-  caller: TripScopeCaller,
-  rows: (TripRecord | RatedTripRecord)[],
-): Promise<Trip[]> {
-  let ratings: Map<string, number>;
-  if (rows.length > 0 && rows.every((row) => 'driverRating' in row)) {
-    ratings = new Map();
-    for (const row of rows as RatedTripRecord[]) {
-      if (row.driverId && row.driverRating !== null) ratings.set(row.driverId, Number(row.driverRating));
-    }
-  } else {
-    const driverIds = [...new Set(rows.flatMap((row) => (row.driverId ? [row.driverId] : [])))];
-    ratings = await findDriverRatings(db, driverIds);
-  }
-  return rows.map((row) => toTrip(row, caller, ratings));
+function toTrips(caller: TripScopeCaller, rows: TripRecord[]): Trip[] {
+  return rows.map((row) => toTrip(row, caller));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -460,12 +411,9 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, options: TripL
 }
 
 /** The trips of these ids, in this order. */
-async function findTripRecords(db: DbExecutor, ids: string[], rated = false): Promise<TripRecord[]> {
+async function findTripRecords(db: DbExecutor, ids: string[]): Promise<TripRecord[]> {
   if (ids.length === 0) return [];
-  const query = selectTrips(db).where(anyOf(trips.id, ids, 'uuid'));
-  const rows = rated
-    ? await readRatedTripRecords<RatedTripRecord>(db, withDriverRating(query))
-    : await readTripRecords<TripRecord>(db, query);
+  const rows = await readTripRecords<TripRecord>(db, selectTrips(db).where(anyOf(trips.id, ids, 'uuid')));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -549,8 +497,6 @@ export async function findTripRecordPage(
   caller: TripScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
-  /** With each driver's average rating (RatedTripRecord), where the page's path can read it along. */
-  rated = false,
 ): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
   // Asked for no driver at all: nothing to answer, and no query to run.
   if (options.driverIds?.length === 0) return { rows: [], nextCursor: null };
@@ -561,18 +507,14 @@ export async function findTripRecordPage(
   let keys: { id: string; cursorAt: string }[];
   let rows: TripRecord[];
   if (queries.kind === 'all') {
-    rows = rated
-      ? await readRatedTripRecords<RatedTripRecord>(db, withDriverRating(queries.all))
-      : await readTripRecords<TripRecord>(db, queries.all);
+    rows = await readTripRecords<TripRecord>(db, queries.all);
     keys = rows;
   } else {
     const found = await findScopedKeys(queries, caller, options, tuning, () => {
       const query = selectTrips(db)
         .innerJoin(queries.recentKeys, eq(trips.id, queries.recentKeys.id))
         .orderBy(...NEWEST_FIRST);
-      return rated
-        ? readRatedTripRecords<RatedTripRecord>(db, withDriverRating(query))
-        : readTripRecords<TripRecord>(db, query);
+      return readTripRecords<TripRecord>(db, query);
     });
     keys = found.keys;
     rows =
@@ -580,7 +522,6 @@ export async function findTripRecordPage(
       (await findTripRecords(
         db,
         keys.slice(0, options.limit).map((key) => key.id),
-        rated,
       ));
   }
   const { nextCursor } = keysetPage(keys, options.limit, (key) => ({ at: key.cursorAt, id: key.id }));
@@ -627,8 +568,8 @@ export async function findTrips(
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
 ) {
-  const page = await findTripRecordPage(db, caller, options, tuning, true);
-  return { trips: await toTrips(db, caller, page.rows), nextCursor: page.nextCursor };
+  const page = await findTripRecordPage(db, caller, options, tuning);
+  return { trips: toTrips(caller, page.rows), nextCursor: page.nextCursor };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -643,7 +584,7 @@ export async function findTrip(db: DbExecutor, caller: TripScopeCaller, id: stri
     .where(and(eq(trips.id, id), tripScope(caller)))
     .limit(1);
   if (!row) return null;
-  const [trip] = await toTrips(db, caller, [row]);
+  const [trip] = toTrips(caller, [row]);
   return trip!;
 }
 

@@ -99,6 +99,48 @@ describe('GET /api/trips', () => {
     expect(body.data[w.trips.a2.id]?.driver_info).toMatchObject({ rating: null, name: w.drivers.a2.name });
   });
 
+  it("shows the driver's rating as ratings are written, changed, moved and deleted", async () => {
+    const tag = uniqueTag();
+    const customer = await createCustomer(t.db, { name: `Kavya ${tag}` });
+    const [first, second] = [await createDriver(t.db), await createDriver(t.db)];
+    const trips = [first!, second!].map((driver) =>
+      createTrip(t.db, {
+        customer,
+        driver: { id: driver.id, state: 'maharashtra', carType: driver.carType },
+        status: 'completed',
+      }),
+    );
+    const [firstTrip, secondTrip] = await Promise.all(trips);
+    const ratings = async () => {
+      const body = await list(w.admin, `q=${tag}`);
+      return [body.data[firstTrip!.id]?.driver_info?.rating, body.data[secondTrip!.id]?.driver_info?.rating];
+    };
+    expect(await ratings()).toEqual([null, null]);
+    await insertDriverRatings(t.db, first!.id, [
+      { customerName: 'Meera', description: 'Polite', rating: 5 },
+      { customerName: 'Arjun', description: 'Late', rating: 2 },
+      { customerName: 'Sara', description: 'No stars', rating: null },
+      { customerName: 'Old', description: 'Out of range', rating: 9 },
+    ]);
+    expect(await ratings()).toEqual([3.5, null]);
+    await t.db.execute(
+      sql`update driver_ratings set rating = 4 where driver_id = ${first!.id} and rating = 2`,
+    );
+    expect(await ratings()).toEqual([4.5, null]);
+    // The out-of-range entry becomes a rating; the one without stars moves to the other driver.
+    await t.db.execute(
+      sql`update driver_ratings set rating = 3 where driver_id = ${first!.id} and rating = 9`,
+    );
+    await t.db.execute(
+      sql`update driver_ratings set driver_id = ${second!.id}, rating = 1 where driver_id = ${first!.id} and rating is null`,
+    );
+    expect(await ratings()).toEqual([4, 1]);
+    await t.db.execute(sql`delete from driver_ratings where driver_id = ${first!.id} and rating >= 4`);
+    expect(await ratings()).toEqual([3, 1]);
+    await t.db.execute(sql`delete from driver_ratings where driver_id in (${first!.id}, ${second!.id})`);
+    expect(await ratings()).toEqual([null, null]);
+  });
+
   it("names the vehicle by the driver's car type when the trip has none", async () => {
     const tag = uniqueTag();
     const customer = await createCustomer(t.db, { name: `Nisha ${tag}` });
