@@ -31,6 +31,11 @@ export type RouteEntry = { method: string; url: string; access: Access };
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The bearer token is a driver's device token, which the route checks itself: it is not read
+     * as a staff session's token (which would fail, at the cost of a signature check, every time).
+     */
+    deviceToken?: true;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -90,7 +95,7 @@ export const authenticationPlugin = fp(
     app.addHook('onRequest', async (request) => {
       const access = request.routeOptions.config.access;
       if (!access) return; // not an /api route (static files, SPA fallback)
-      const token = bearerToken(request);
+      const token = request.routeOptions.config.deviceToken ? null : bearerToken(request);
       if (token) {
         const claims = await verifyIdToken(token, options.jwtSecret);
         const session = claims ? await findActiveSession(options.db, claims.sid, claims.sub) : null;

@@ -348,6 +348,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     {
       config: {
         access: 'public',
+        deviceToken: true,
         rateLimit: { max: REPORTS_PER_MINUTE, timeWindow: '1 minute', keyGenerator: deviceRateKey },
       },
       // After the per-minute limit (onRequest), before the body is parsed and validated.
