@@ -181,6 +181,7 @@ export async function buildApp({
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
         connectionName: 'bmet-rate-limits',
+        enableAutoPipelining: true,
       })
     : undefined;
   if (rateRedis) {
