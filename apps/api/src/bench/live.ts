@@ -171,6 +171,9 @@ async function main() {
     );
 
     const answered: number[] = [];
+    // The slowest answer to a report sent in each second of the run, to tell a steady delay from stalls.
+    const slowest: number[] = [];
+    let runStarted = Date.now();
     let failed = 0;
     let acknowledgedWatched = 0;
     const report = (phone: (typeof phones)[number], step: number) =>
@@ -200,6 +203,8 @@ async function main() {
             response.resume();
             response.on('end', () => {
               answered.push(Date.now() - started);
+              const second = Math.floor((started - runStarted) / 1000);
+              slowest[second] = Math.max(slowest[second] ?? 0, Date.now() - started);
               if (response.statusCode !== 204) {
                 failed++;
                 sentAt.delete(`${phone.driverId}|${at}`);
@@ -217,6 +222,7 @@ async function main() {
       });
 
     const started = Date.now();
+    runStarted = started;
     const inFlight: Promise<void>[] = [];
     const perTick = (phones.length / INTERVAL_S) * 0.05;
     let sent = 0;
@@ -248,6 +254,7 @@ async function main() {
       reports: answered.length,
       failedReports: failed,
       reportMs: { p50: percentile(answered, 50), p99: percentile(answered, 99), max: answered.at(-1) ?? 0 },
+      slowestReportMsBySecond: Array.from(slowest, (ms) => ms ?? 0),
       deliveries: delivered.length,
       deliveryMs: {
         p50: percentile(delivered, 50),
@@ -266,6 +273,7 @@ async function main() {
     console.log(
       `  report latency        p50 ${figures.reportMs.p50} ms, p99 ${figures.reportMs.p99} ms, max ${figures.reportMs.max} ms`,
     );
+    console.log(`  slowest report of each second: ${figures.slowestReportMsBySecond.join(' ')} ms`);
     console.log(
       `  answered by the server within ${serverSide.map((share) => `${share.ms} ms: ${share.percent}%`).join(', ')} (its own clock)`,
     );
