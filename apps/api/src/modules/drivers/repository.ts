@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import {
@@ -18,7 +18,15 @@ import type { Db } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { rowReader } from '../../db/row-reader';
 import { rowsOf } from '../../db/rows';
-import { accounts, driverDocuments, driverRatings, driverSearchText, drivers, trips } from '../../db/schema';
+import {
+  accounts,
+  driverAverageRating,
+  driverDocuments,
+  driverRatings,
+  driverSearchText,
+  drivers,
+  trips,
+} from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cappedCountQuery,
@@ -291,15 +299,18 @@ export async function getDriver(db: DbExecutor, caller: DriverScopeCaller, id: s
   return driver;
 }
 
-/** Average (one decimal) and count of the ratings that carry a rating. */
+/**
+ * Average (one decimal) and count of the ratings that carry a rating (1 to 5), from the sums the
+ * database keeps on the driver (migration 0017).
+ */
 export async function findRatingSummary(db: DbExecutor, driverId: string) {
   const [row] = await db
     .select({
-      average: sql<string | null>`round(avg(${driverRatings.rating}), 1)`,
-      count: count(driverRatings.rating),
+      average: driverAverageRating(drivers),
+      count: drivers.ratingCount,
     })
-    .from(driverRatings)
-    .where(and(eq(driverRatings.driverId, driverId), sql`${driverRatings.rating} between 1 and 5`));
+    .from(drivers)
+    .where(eq(drivers.id, driverId));
   return {
     average: row?.average == null ? null : Number(row.average),
     count: row?.count ?? 0,

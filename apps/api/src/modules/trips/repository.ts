@@ -11,7 +11,7 @@ import { anyOf } from '../../db/any-of';
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { rowReader } from '../../db/row-reader';
-import { accounts, drivers, tripFeedback, trips } from '../../db/schema';
+import { accounts, driverAverageRating, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
@@ -72,9 +72,7 @@ const tripColumns = {
   driverVehicleNumber: driver.vehicleNumber,
   driverCarType: driver.carType,
   /** The average rating (one decimal) from the sums the database keeps on the driver (migration 0017). */
-  driverRating: sql<
-    string | null
-  >`round(${driver.ratingTotal}::numeric / nullif(${driver.ratingCount}, 0), 1)`,
+  driverRating: driverAverageRating(driver),
 };
 
 function selectTrips(db: DbExecutor) {
