@@ -176,21 +176,11 @@ export function buildDriverListQueries(
   const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
   const where = and(filter, after ? afterKey(parts, sort.order, after.k) : undefined);
   const size = options.limit + 1;
-  const plainFields = { ...driverColumns, sortKey: keyColumn(parts) };
   const { page, fields } =
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     caller.role === 'city_dealer' && !options.q
       ? selectDealerPage(db, caller, where, size, sort)
-      : {
-          page: db
-            .select(plainFields)
-            .from(drivers)
-            .leftJoin(franchise, eq(franchise.id, drivers.franchiseId))
-            .where(where)
-            .orderBy(...orderByKey(parts, sort.order))
-            .limit(pageLimit(size)),
-          fields: plainFields,
-        };
+      : selectPlainPage(db, where, size, sort);
   // Counted on the first page only: the next pages' cursors carry the count on. Unsearched and
   // unfiltered, the count is the one the database keeps, exact; otherwise it stops at the cap.
   const kept = !options.q && !options.compliance;
@@ -204,27 +194,27 @@ export function buildDriverListQueries(
 }
 
 /**
- * A city dealer's page, driven by its franchises: the first rows of each franchise in the list's
- * order (drivers_franchise_name_idx, drivers_franchise_created_idx), then the first of those. For
- * the plain query PostgreSQL walks drivers_name_idx keeping the dealer's rows, which reads the whole
- * table when the dealer has few drivers; this reads at most (franchises x page size) rows, however
- * large the table. `where` (the scope included) still applies to every row.
+ * The drivers of a page, in the list's order, as a subquery: the franchise's name is joined to the
+ * page's rows only, after the limit, not to every row matching a search before it is sorted.
  */
-function selectDealerPage(
+function pageRows(
   db: DbExecutor,
-  caller: DriverScopeCaller,
   where: SQL | undefined,
   size: number,
   sort: { field: DriverSort; order: SortOrder },
 ) {
-  const scoped = db
+  return db
     .select({ ...driverBaseColumns, sortKey: keyColumn(driverKey(drivers, sort.field)).as('sort_key') })
     .from(drivers)
-    .where(and(eq(drivers.franchiseId, franchise.id), where))
+    .where(where)
     .orderBy(...orderByKey(driverKey(drivers, sort.field), sort.order))
     .limit(pageLimit(size))
     .as('scoped');
-  const fields = {
+}
+
+/** What a page answers of pageRows' rows, with the franchise's name. */
+function pageFields(scoped: ReturnType<typeof pageRows>) {
+  return {
     id: scoped.id,
     name: scoped.name,
     email: scoped.email,
@@ -243,6 +233,47 @@ function selectDealerPage(
     franchiseName,
     sortKey: sql<unknown[]>`${scoped.sortKey}`,
   };
+}
+
+/**
+ * A page of every driver matching `where`: found on drivers alone (by the sort's index, or by the
+ * trigram index for a search), then given its franchises' names. Joined before the limit, an
+ * embedded database joined all 2,500 drivers of a common surname to the franchises before sorting
+ * them: 100 ms of a 104 ms search.
+ */
+function selectPlainPage(
+  db: DbExecutor,
+  where: SQL | undefined,
+  size: number,
+  sort: { field: DriverSort; order: SortOrder },
+) {
+  const scoped = pageRows(db, where, size, sort);
+  const fields = pageFields(scoped);
+  const page = db
+    .select(fields)
+    .from(scoped)
+    .leftJoin(franchise, eq(franchise.id, scoped.franchiseId))
+    .orderBy(...orderByKey(driverKey(scoped, sort.field), sort.order))
+    .limit(pageLimit(size));
+  return { page, fields };
+}
+
+/**
+ * A city dealer's page, driven by its franchises: the first rows of each franchise in the list's
+ * order (drivers_franchise_name_idx, drivers_franchise_created_idx), then the first of those. For
+ * the plain query PostgreSQL walks drivers_name_idx keeping the dealer's rows, which reads the whole
+ * table when the dealer has few drivers; this reads at most (franchises x page size) rows, however
+ * large the table. `where` (the scope included) still applies to every row.
+ */
+function selectDealerPage(
+  db: DbExecutor,
+  caller: DriverScopeCaller,
+  where: SQL | undefined,
+  size: number,
+  sort: { field: DriverSort; order: SortOrder },
+) {
+  const scoped = pageRows(db, and(eq(drivers.franchiseId, franchise.id), where), size, sort);
+  const fields = pageFields(scoped);
   const page = db
     .select(fields)
     .from(franchise)
