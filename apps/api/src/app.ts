@@ -66,6 +66,8 @@ export type AppOptions = {
 /** Defaults of the limits a deployment may tune (config.ts reads them from the environment). */
 export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 60;
 export const DEFAULT_RATE_LIMIT_PER_MINUTE = 1200;
+/** How long a rate-limit count may wait for Redis before the request passes uncounted. */
+const RATE_REDIS_COMMAND_TIMEOUT_MS = 500;
 
 /** Builds the whole server without listening: used by server.ts and by the tests (inject). */
 export async function buildApp({
@@ -180,6 +182,10 @@ export async function buildApp({
         connectTimeout: 2000,
         maxRetriesPerRequest: 1,
         enableOfflineQueue: false,
+        // A Redis that holds the connection open but stops answering must not hold every request
+        // with it: a count it has not answered within this time fails, and the request passes
+        // uncounted (skipOnError below).
+        commandTimeout: RATE_REDIS_COMMAND_TIMEOUT_MS,
         connectionName: 'bmet-rate-limits',
         enableAutoPipelining: true,
       })

@@ -37,8 +37,9 @@ export async function createRedisLocationBus(
   const channel = options.channel ?? LOCATION_CHANNEL;
   const warn = options.warn ?? ((message: string) => console.warn(message));
   // A failed publish gives up quickly: the position is already stored, and the dashboards' polling
-  // picks it up; a request must not wait on a Redis that is down.
-  const settings = { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 2 };
+  // picks it up; a request must not wait on a Redis that is down. A Redis that keeps the connection
+  // but stops answering fails each command after commandTimeout, instead of piling them up.
+  const settings = { lazyConnect: true, connectTimeout: 5000, maxRetriesPerRequest: 2, commandTimeout: 5000 };
   const publisher = new Redis(url, { ...settings, connectionName: 'bmet-locations-publisher' });
   const subscriber = new Redis(url, { ...settings, connectionName: 'bmet-locations-subscriber' });
   const emitter = new EventEmitter();

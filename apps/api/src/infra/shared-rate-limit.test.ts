@@ -1,3 +1,4 @@
+import { createServer, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { getTestDatabase } from '../test/test-database';
@@ -33,4 +34,50 @@ describe.skipIf(!redis.url)(`rate limits with Redis${redis.url ? '' : ` (skipped
       await Promise.all([first.close(), second.close()]);
     }
   });
+
+  it('let requests pass uncounted when Redis holds the connection but stops answering', async () => {
+    const { db } = await getTestDatabase();
+    const proxy = await stallingProxy(redis.url!);
+    const config = { ...TEST_CONFIG, rateLimitPerMinute: 2, redisUrl: proxy.url };
+    const app = await buildApp({ ...testAppOptions(db), config });
+    try {
+      const address = uniqueAddress();
+      const call = () => app.inject({ method: 'GET', url: '/api/health', remoteAddress: address });
+      expect((await call()).statusCode).toBe(200);
+      proxy.stall();
+      // Without an answer from Redis the requests are not counted, and not held either.
+      for (let i = 0; i < 3; i += 1) expect((await call()).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      proxy.close();
+    }
+  });
 });
+
+/** A TCP proxy to Redis that, once stalled, keeps its connections open but passes nothing on. */
+async function stallingProxy(redisUrl: string) {
+  const target = new URL(redisUrl);
+  let stalled = false;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 6379), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('error', () => {});
+    }
+    client.on('data', (chunk) => stalled || upstream.write(chunk));
+    upstream.on('data', (chunk) => stalled || client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    stall: () => (stalled = true),
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+}
