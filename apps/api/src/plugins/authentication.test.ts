@@ -91,3 +91,24 @@ describe('a route that declares no access', () => {
     await open.close().catch(() => {});
   });
 });
+
+describe('a route that takes a device token', () => {
+  it('stops the app from starting unless it is public', async () => {
+    const open = await buildApp(testAppOptions(db));
+    await expect(
+      open.register(
+        async (api) => {
+          api.get(
+            '/probe/device',
+            { config: { access: ['drivers', 'list'], deviceToken: true } },
+            async () => ({
+              ok: true,
+            }),
+          );
+        },
+        { prefix: '/api' },
+      ),
+    ).rejects.toThrow('Route GET /api/probe/device takes a device token, so it must be public');
+    await open.close().catch(() => {});
+  });
+});

@@ -83,6 +83,13 @@ export const authenticationPlugin = fp(
       if (!route.url.startsWith('/api') || route.method === 'HEAD') return;
       const access = route.config?.access;
       if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
+      // A route that reads its bearer token as a device token answers no staff session: it must
+      // be public, so that no staff-only route can be reached without a session by this flag.
+      if (route.config?.deviceToken && access !== 'public') {
+        throw new Error(
+          `Route ${String(route.method)} ${route.url} takes a device token, so it must be public`,
+        );
+      }
       // The OpenAPI document shows which routes need no bearer token.
       if (access === 'public' && route.schema) route.schema = { ...route.schema, security: [] };
       for (const method of [route.method].flat()) {
