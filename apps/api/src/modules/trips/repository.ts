@@ -476,10 +476,12 @@ export async function findScopedKeys<Key extends { id: string; cursorAt: string 
 
   ran.push('recent');
   const recent = readRecent ? await readRecent() : await queries.recent;
-  if (recent.length > options.limit) return { keys: recent, ran, recent: readRecent && (recent as Key[]) };
+  const answered = { keys: recent, ran, recent: readRecent && (recent as Key[]) };
+  if (recent.length > options.limit) return answered;
   ran.push('windowSize');
   const [window] = await queries.windowSize;
-  if ((window?.size ?? 0) < tuning.recentWindow) return { keys: recent, ran };
+  // The window held every trip there is: the few found among them are the whole answer.
+  if ((window?.size ?? 0) < tuning.recentWindow) return answered;
   const few = (exact || size <= tuning.fewDrivers ? size : await countScope()) <= tuning.fewDrivers;
   ran.push(few ? 'perDriver' : 'scoped');
   return { keys: await (few ? queries.perDriver : queries.scoped), ran };
