@@ -110,6 +110,32 @@ export function cappedCountQuery(db: DbExecutor, table: PgTable, filter: SQL | u
   return db.select({ total: count() }).from(matching);
 }
 
+/**
+ * A page's rows (up to `limit` + 1, the extra one telling that another page follows) and the size
+ * of the whole list: carried by the cursor after the first page; on a first page, the count the
+ * database keeps (`kept`, read beside the page), or else a capped count of the matching rows, run
+ * only when the page is full: a first page with room left holds the whole list, which a search
+ * for one driver or one phone number usually is. The count is a query not yet run (Drizzle runs a
+ * query when it is awaited), so a count that is not needed costs nothing.
+ */
+export async function pageWithTotal<Row>(
+  page: PromiseLike<Row[]>,
+  total: PromiseLike<{ total: number }[]> | null,
+  list: { limit: number; kept: boolean; after: { t?: number; tc?: boolean } | null },
+): Promise<{ rows: Row[]; listTotal: ListTotal }> {
+  const carried = totalFromCursor(list.after);
+  if (carried) return { rows: await page, listTotal: carried };
+  if (!total) throw new Error('A page whose cursor carries no count needs its count query');
+  if (list.kept) {
+    const [rows, counted] = await Promise.all([page, total]);
+    return { rows, listTotal: exactTotal(counted) };
+  }
+  const rows = await page;
+  if (!list.after && rows.length <= list.limit)
+    return { rows, listTotal: { total: rows.length, totalCapped: false } };
+  return { rows, listTotal: toListTotal(await total) };
+}
+
 /** A count the database keeps (exact at any size) as a list answers it. */
 export function exactTotal(rows: { total: number }[]): ListTotal {
   return { total: rows[0]?.total ?? 0, totalCapped: false };

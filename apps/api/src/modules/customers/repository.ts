@@ -11,14 +11,7 @@ import {
 import type { Db } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { customerRatings, customers, listCounts } from '../../db/schema';
-import {
-  cappedCountQuery,
-  escapeLikePattern,
-  exactTotal,
-  toListTotal,
-  totalFromCursor,
-  withTotal,
-} from '../../lib/paging';
+import { cappedCountQuery, escapeLikePattern, pageWithTotal, withTotal } from '../../lib/paging';
 import { refuseNul } from '../../lib/text';
 
 const customerColumns = {
@@ -79,8 +72,7 @@ export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
 /** A page of customers in name order, with the cursor of the next page and the count of all. */
 export async function findCustomers(db: Db, options: CustomerListOptions) {
   const { page, total, kept, after, sort } = buildCustomerListQueries(db, options);
-  const [rows, counted] = await Promise.all([page, total]);
-  const listTotal = totalFromCursor(after) ?? (kept ? exactTotal(counted!) : toListTotal(counted!));
+  const { rows, listTotal } = await pageWithTotal(page, total, { limit: options.limit, kept, after });
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   return { customers: shown.map(({ sortKey: _sortKey, ...customer }) => customer), nextCursor, ...listTotal };
 }

@@ -188,6 +188,15 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
       expect(body.nextCursor).toBeNull();
     });
 
+    it('counts a search exactly whether its first page holds all of it, all but one, or room to spare', async () => {
+      for (const limit of [22, 23, 24]) {
+        const body = await list(franchise, `/api/franchise?q=pager&limit=${limit}`);
+        expect(body).toMatchObject({ total: 23, totalCapped: false });
+        expect(idsOf(body)).toHaveLength(Math.min(limit, 23));
+        expect(body.nextCursor === null).toBe(limit >= 23);
+      }
+    });
+
     it('pages a search too', async () => {
       const first = await list(w.admin, `/api/drivers?q=${w.tag}&limit=3`);
       expect(idsOf(first)).toHaveLength(3);

@@ -33,10 +33,8 @@ import {
   cursorTimestampSchema,
   decodeCursor,
   escapeLikePattern,
-  exactTotal,
   keysetPage,
-  toListTotal,
-  totalFromCursor,
+  pageWithTotal,
   withTotal,
 } from '../../lib/paging';
 import { indianToday } from '../../lib/ist-days';
@@ -290,14 +288,13 @@ export async function findDrivers(db: Db, caller: DriverScopeCaller, options: Dr
   const { page, fields, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
   // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them,
   // and each driver's mandatory documents with its row.
-  // The page and its count at once, on two connections of the pool.
-  const [rows, counted] = await Promise.all([
+  const { rows, listTotal } = await pageWithTotal(
     rowReader({ ...fields, documents: sql<MandatoryDocuments | string>`` })<
       Awaited<typeof page>[number] & { documents: MandatoryDocuments | string }
     >(db, withMandatoryDocuments(page)),
     total,
-  ]);
-  const listTotal = totalFromCursor(after) ?? (kept ? exactTotal(counted!) : toListTotal(counted!));
+    { limit: options.limit, kept, after },
+  );
   const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
   const complianceOfRow = complianceReader();
   const withCompliance = shown.map((row) => ({
