@@ -180,6 +180,11 @@ export const drivers = pgTable(
     uniqueIndex('drivers_firebase_key_idx').on(t.firebaseKey),
     // Substring search over name, email, phone and vehicle number (pg_trgm).
     index('drivers_search_idx').using('gin', sql`${driverSearchText(t)} gin_trgm_ops`),
+    // The deleted drivers alone (the list's Deleted tab): without it, that page read every driver
+    // to find the few deleted ones. Small, and written only when a driver is deleted or restored.
+    index('drivers_deleted_idx')
+      .on(t.franchiseId, t.name, t.id)
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
