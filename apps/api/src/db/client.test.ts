@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from './client';
-import { createCustomer } from './seed/factories';
+import { openDatabase, vacuumWhereNeeded, type Db } from './client';
+import { rowsOf } from './rows';
+import { drivers } from './schema';
+import { createCustomer, createDriver } from './seed/factories';
 
 const folder = mkdtempSync(join(tmpdir(), 'bmet-client-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -30,6 +32,42 @@ describe('opening the embedded database', () => {
       expect(await statisticsRows(again.db, 'customers')).toBeGreaterThan(0);
     } finally {
       await again.close();
+    }
+  }, 60_000);
+});
+
+describe('vacuuming the embedded database', () => {
+  /** The dead row versions PostgreSQL counts in the drivers' table (its counts sent at once). */
+  const deadDriverRows = async (db: Db) => {
+    await db.execute(sql`select pg_stat_force_next_flush()`);
+    return Number(
+      rowsOf(
+        await db.execute(sql`select n_dead_tup as n from pg_stat_user_tables where relname = 'drivers'`),
+      )[0]?.n,
+    );
+  };
+
+  it('vacuums the tables whose dead rows passed the threshold, and leaves the others', async () => {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    try {
+      const { db } = database;
+      for (let i = 0; i < 100; i++) await createDriver(db);
+      await createCustomer(db);
+      // Rows changed over and over, indexed columns included: each change leaves a dead version.
+      for (let change = 0; change < 5; change++) {
+        await db.update(drivers).set({ name: sql`${drivers.name} || '.'`, lat: change, long: change });
+      }
+      expect(await deadDriverRows(db)).toBeGreaterThan(50 + 0.2 * 100);
+
+      await db.execute(sql`select pg_stat_force_next_flush()`);
+      const vacuumed = await vacuumWhereNeeded(db);
+      expect(vacuumed).toContain('drivers');
+      expect(vacuumed).not.toContain('customers');
+      expect(await deadDriverRows(db)).toBe(0);
+      // Nothing is due again until rows die again.
+      expect(await vacuumWhereNeeded(db)).toEqual([]);
+    } finally {
+      await database.close();
     }
   }, 60_000);
 });

@@ -13,6 +13,7 @@ import { MIGRATIONS } from '../paths';
 import { lockDataDir } from './data-dir-lock';
 import { PgliteThread } from './pglite-thread';
 import { preparingStatements } from './prepared-statements';
+import { rowsOf } from './rows';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -42,6 +43,24 @@ export type Database = {
  */
 export async function analyzeDatabase(db: Db): Promise<void> {
   await db.execute(sql`analyze`);
+}
+
+/**
+ * Vacuums (and analyzes) the tables whose dead rows passed autovacuum's own threshold (50 rows and
+ * a fifth of the live ones), one at a time, and answers their names. PGlite has no autovacuum:
+ * without this, every driver's position report left a dead row version behind for good (HOT
+ * pruning frees heap space but not the index entries of a non-HOT update), and the drivers' table
+ * and its indexes grew without end on an embedded database that watches a fleet.
+ */
+export async function vacuumWhereNeeded(db: Db): Promise<string[]> {
+  const due = rowsOf(
+    await db.execute(sql`
+      select relname as name from pg_stat_user_tables
+      where schemaname = current_schema() and n_dead_tup > 50 + 0.2 * n_live_tup
+      order by n_dead_tup desc`),
+  ).map((row) => String(row.name));
+  for (const name of due) await db.execute(sql`vacuum (analyze) ${sql.identifier(name)}`);
+  return due;
 }
 
 /** Connections each instance keeps to PostgreSQL at most (the embedded database has one). */
