@@ -188,12 +188,12 @@ export const drivers = pgTable(
   ],
 );
 
-/** Device tokens with which a driver's phone reports its position; only a hash is stored. */
 /** A driver's average rating, one decimal (null without ratings), from the sums kept on the row. */
 export function driverAverageRating(t: { ratingTotal: AnyColumn; ratingCount: AnyColumn }) {
   return sql<string | null>`round(${t.ratingTotal}::numeric / nullif(${t.ratingCount}, 0), 1)`;
 }
 
+/** Device tokens with which a driver's phone reports its position; only a hash is stored. */
 export const driverDeviceTokens = pgTable(
   'driver_device_tokens',
   {

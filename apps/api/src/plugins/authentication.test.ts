@@ -1,3 +1,4 @@
+import type { FastifyContextConfig } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -77,38 +78,36 @@ describe('a route guarded by the matrix', () => {
   });
 });
 
+/** Registers one probe route under /api on a fresh app, as a module would. */
+async function registerProbe(path: string, config?: FastifyContextConfig) {
+  const open = await buildApp(testAppOptions(db));
+  try {
+    await open.register(
+      async (api) => {
+        api.get(path, config ? { config } : {}, async () => ({ ok: true }));
+      },
+      { prefix: '/api' },
+    );
+  } finally {
+    await open.close().catch(() => {});
+  }
+}
+
 describe('a route that declares no access', () => {
   it('stops the app from starting', async () => {
-    const open = await buildApp(testAppOptions(db));
-    await expect(
-      open.register(
-        async (api) => {
-          api.get('/probe/open', async () => ({ ok: true }));
-        },
-        { prefix: '/api' },
-      ),
-    ).rejects.toThrow('Route GET /api/probe/open declares no access');
-    await open.close().catch(() => {});
+    await expect(registerProbe('/probe/open')).rejects.toThrow(
+      'Route GET /api/probe/open declares no access',
+    );
   });
 });
 
 describe('a route that takes a device token', () => {
   it('stops the app from starting unless it is public', async () => {
-    const open = await buildApp(testAppOptions(db));
     await expect(
-      open.register(
-        async (api) => {
-          api.get(
-            '/probe/device',
-            { config: { access: ['drivers', 'list'], deviceToken: true } },
-            async () => ({
-              ok: true,
-            }),
-          );
-        },
-        { prefix: '/api' },
-      ),
+      registerProbe('/probe/device', { access: ['drivers', 'list'], deviceToken: true }),
     ).rejects.toThrow('Route GET /api/probe/device takes a device token, so it must be public');
-    await open.close().catch(() => {});
+    await expect(
+      registerProbe('/probe/device', { access: 'public', deviceToken: true }),
+    ).resolves.toBeUndefined();
   });
 });
