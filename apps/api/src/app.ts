@@ -12,7 +12,6 @@ import secureJson from 'secure-json-parse';
 import { BOOT_SCRIPT } from '@bmet/shared/boot-script';
 import {
   jsonSchemaTransformObject,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -38,6 +37,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { statsRoutes } from './modules/stats/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { API_COMPRESSION } from './plugins/compression';
+import { responseSerializer } from './plugins/serializer';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { openapiTransform } from './plugins/openapi';
@@ -128,7 +128,7 @@ export async function buildApp({
     }
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
     // API answers carry personal data and ID tokens: no cache may keep them.
