@@ -1,4 +1,4 @@
-import { and, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import {
@@ -16,6 +16,7 @@ import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/d
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
+import { queryShapes } from '../../db/query-shapes';
 import { rowReader } from '../../db/row-reader';
 import { rowsOf } from '../../db/rows';
 import {
@@ -92,6 +93,8 @@ function selectDrivers(db: DbExecutor) {
     .$dynamic();
 }
 type DriverRecord = Awaited<ReturnType<typeof selectDrivers>>[number];
+/** A row of a list page: a driver with its sort key, for the next page's cursor. */
+type DriverPageRow = DriverRecord & { sortKey: unknown[] };
 
 const isState = (value: string | null): value is State => STATES.includes(value as State);
 const isCarType = (value: string | null): value is CarType => CAR_TYPES.includes(value as CarType);
@@ -148,48 +151,115 @@ export type DriverListOptions = {
   order?: SortOrder;
 };
 
+/** The values a list page's queries take, each a parameter of the statement. */
+type DriverListValues = {
+  /** The city dealer or franchise whose drivers are listed. */
+  callerId?: string;
+  /** The search, as a LIKE pattern's escaped text. */
+  pattern?: string;
+  /** Today in India, for the compliance filter. */
+  today?: string;
+  /** The cursor's key, part by part. */
+  k0?: unknown;
+  k1?: unknown;
+};
+
+/**
+ * What a list request asks for, apart from its values: the order, the cursor read, whether the
+ * count is the kept one, and the name of its queries' shape (everything that changes their text).
+ */
+function driverListPlan(caller: DriverScopeCaller, options: DriverListOptions) {
+  const sort = resolveSort(DRIVER_SORTS, DEFAULT_ORDERS.drivers, options);
+  const after = options.cursor
+    ? decodeSortedCursor(options.cursor, sort, driverKey(drivers, sort.field))
+    : null;
+  // Unsearched and unfiltered, the count is the one the database keeps, exact; otherwise it stops
+  // at the cap.
+  const kept = !options.q && !options.compliance;
+  const size = options.limit + 1;
+  const values: DriverListValues = {};
+  if (caller.role !== 'admin') values.callerId = caller.id;
+  if (options.q) values.pattern = escapeLikePattern(options.q);
+  if (options.compliance) values.today = indianToday();
+  if (after) [values.k0, values.k1] = after.k;
+  const shapeName = [
+    caller.role,
+    sort.field,
+    sort.order,
+    options.q ? 'q' : '',
+    options.compliance ?? '',
+    options.deleted ? 'deleted' : '',
+    after ? 'after' : '',
+    after?.t !== undefined ? 'counted' : '',
+    size,
+  ].join('|');
+  return {
+    sort,
+    after,
+    kept,
+    size,
+    values,
+    shapeName,
+    deleted: options.deleted,
+    compliance: options.compliance,
+  };
+}
+type DriverListPlan = ReturnType<typeof driverListPlan>;
+
 /**
  * The two queries of a list page: the page itself (keyset on the sort's key, one row more than
- * asked to tell whether another page follows) and the count of everything matching the filter.
- * Exposed apart from findDrivers so that the benchmark can EXPLAIN exactly what the API runs.
+ * asked to tell whether another page follows) and the count of everything matching the filter,
+ * built from `values` only (placeholders when queryShapes builds a shape).
+ */
+function driverListQueries(
+  db: DbExecutor,
+  role: DriverScopeCaller['role'],
+  plan: DriverListPlan,
+  values: DriverListValues,
+) {
+  const scoped = { id: values.callerId!, role };
+  const conditions: SQL[] = [driverScope(scoped, { deleted: plan.deleted })];
+  if (plan.values.pattern !== undefined) {
+    // The same expression as drivers_search_idx, so the trigram index answers it. The text is
+    // lowered already, so LIKE on the lowered pattern: ILIKE folds both sides again, a sixth more
+    // of the search's time in PostgreSQL.
+    conditions.push(sql`${driverSearchText(drivers)} like '%' || lower(${values.pattern}) || '%'`);
+  }
+  if (plan.compliance) conditions.push(complianceCondition(plan.compliance, values.today));
+  const filter = and(...conditions);
+  const { sort } = plan;
+  const parts = driverKey(drivers, sort.field);
+  const where = and(filter, plan.after ? afterKey(parts, sort.order, [values.k0, values.k1]) : undefined);
+  const { page, fields } =
+    // With a search, the trigram index finds the few matching rows first, whoever the caller.
+    role === 'city_dealer' && plan.values.pattern === undefined
+      ? selectDealerPage(db, scoped, where, plan.size, sort)
+      : selectPlainPage(db, where, plan.size, sort);
+  // Counted on the first page only: the next pages' cursors carry the count on.
+  const total =
+    plan.after?.t !== undefined
+      ? null
+      : plan.kept
+        ? driverScopeCount(db, scoped, { deleted: plan.deleted })
+        : cappedCountQuery(db, drivers, filter);
+  return { page, withDocuments: withMandatoryDocuments(page), fields, total };
+}
+
+/**
+ * A list page's queries, as the API runs them (findDrivers builds them once per shape), for the
+ * benchmark to EXPLAIN.
  */
 export function buildDriverListQueries(
   db: DbExecutor,
   caller: DriverScopeCaller,
   options: DriverListOptions,
 ) {
-  const conditions: SQL[] = [driverScope(caller, { deleted: options.deleted })];
-  if (options.q) {
-    // The same expression as drivers_search_idx, so the trigram index answers it. The text is
-    // lowered already, so LIKE on the lowered pattern: ILIKE folds both sides again, a sixth more
-    // of the search's time in PostgreSQL.
-    conditions.push(
-      sql`${driverSearchText(drivers)} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`,
-    );
-  }
-  if (options.compliance) conditions.push(complianceCondition(options.compliance));
-  const filter = and(...conditions);
-  const sort = resolveSort(DRIVER_SORTS, DEFAULT_ORDERS.drivers, options);
-  const parts = driverKey(drivers, sort.field);
-  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
-  const where = and(filter, after ? afterKey(parts, sort.order, after.k) : undefined);
-  const size = options.limit + 1;
-  const { page, fields } =
-    // With a search, the trigram index finds the few matching rows first, whoever the caller.
-    caller.role === 'city_dealer' && !options.q
-      ? selectDealerPage(db, caller, where, size, sort)
-      : selectPlainPage(db, where, size, sort);
-  // Counted on the first page only: the next pages' cursors carry the count on. Unsearched and
-  // unfiltered, the count is the one the database keeps, exact; otherwise it stops at the cap.
-  const kept = !options.q && !options.compliance;
-  const total =
-    after?.t !== undefined
-      ? null
-      : kept
-        ? driverScopeCount(db, caller, { deleted: options.deleted })
-        : cappedCountQuery(db, drivers, filter);
-  return { page, fields, total, kept, after, sort };
+  const plan = driverListPlan(caller, options);
+  return driverListQueries(db, caller.role, plan, plan.values);
 }
+
+const driverListShapes = queryShapes();
+const readTotal = rowReader({ total: count() });
 
 /**
  * The drivers of a page, in the list's order, as a subquery: the franchise's name is joined to the
@@ -285,17 +355,20 @@ function selectDealerPage(
 /** A page of the drivers a caller may see, in the chosen order, with the cursor of the next page. */
 export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
-  const { page, fields, total, kept, after, sort } = buildDriverListQueries(db, caller, options);
+  const plan = driverListPlan(caller, options);
+  const { withDocuments, fields, total } = driverListShapes(plan.shapeName, plan.values, (values) =>
+    driverListQueries(db, caller.role, plan, values),
+  );
   // Read with each field's decoder found once (db/row-reader.ts), as Drizzle would answer them,
-  // and each driver's mandatory documents with its row.
+  // and each driver's mandatory documents with its row. The count runs only if it is awaited.
   const { rows, listTotal } = await pageWithTotal(
     rowReader({ ...fields, documents: sql<MandatoryDocuments | string>`` })<
-      Awaited<typeof page>[number] & { documents: MandatoryDocuments | string }
-    >(db, withMandatoryDocuments(page)),
-    total,
-    { limit: options.limit, kept, after },
+      DriverPageRow & { documents: MandatoryDocuments | string }
+    >(db, withDocuments),
+    total && { then: (done, fail) => readTotal<{ total: number }>(db, total).then(done, fail) },
+    { limit: options.limit, kept: plan.kept, after: plan.after },
   );
-  const { shown, nextCursor } = sortedPage(rows, options.limit, sort, withTotal({}, listTotal));
+  const { shown, nextCursor } = sortedPage(rows, options.limit, plan.sort, withTotal({}, listTotal));
   const complianceOfRow = complianceReader();
   const withCompliance = shown.map((row) => ({
     ...toDriver(row),
