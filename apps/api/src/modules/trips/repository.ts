@@ -10,6 +10,7 @@ import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
+import { queryShapes } from '../../db/query-shapes';
 import { rowReader } from '../../db/row-reader';
 import { accounts, driverAverageRating, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
@@ -222,24 +223,89 @@ export function dateConditions(
 }
 
 /** The filters of a list and the keyset after its cursor: every condition but the scope. */
-function listConditions(options: TripListOptions): SQL[] {
+/** The values of a list's filters and cursor, as the statement takes them; only those given. */
+type ListValues = {
+  pattern?: string;
+  status?: string;
+  paid?: boolean;
+  carType?: string;
+  hour?: number;
+  from?: string;
+  /** The end of a bare `to` date: the start of the next Indian day, excluded. */
+  before?: string;
+  /** A `to` moment, included. */
+  until?: string;
+  afterAt?: string;
+  afterId?: string;
+};
+
+/** A list's filters and cursor, checked and read into the values of its conditions. */
+function listValues(options: TripListOptions): ListValues {
   refuseNul('q', options.q);
+  checkYear('from', options.from);
+  checkYear('to', options.to);
+  const values: ListValues = {};
+  if (options.q) values.pattern = escapeLikePattern(options.q);
+  if (options.status) values.status = options.status;
+  if (options.paid !== undefined) values.paid = options.paid;
+  if (options.carType) values.carType = options.carType;
+  if (options.hour !== undefined) values.hour = options.hour;
+  if (options.from) values.from = isBareDate(options.from) ? startOfIndianDay(options.from) : options.from;
+  if (options.to) {
+    if (isBareDate(options.to)) values.before = startOfIndianDay(nextDate(options.to));
+    else values.until = options.to;
+  }
   const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  if (after) {
+    values.afterAt = after.at;
+    values.afterId = after.id;
+  }
+  return values;
+}
+
+/**
+ * The conditions of a list's values (real ones, or placeholders when queryShapes builds a shape:
+ * which conditions apply follows from which values are given).
+ */
+function conditionsOf(values: ListValues): SQL[] {
   const conditions: (SQL | undefined)[] = [
     // The same expression as trips_title_search_idx, so that the trigram index can answer it.
-    options.q
-      ? sql`lower(${trips.title}) like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
-      : undefined,
-    options.status ? eq(trips.status, options.status) : undefined,
-    options.paid === undefined ? undefined : eq(trips.paid, options.paid),
-    options.carType ? eq(trips.carType, options.carType) : undefined,
-    options.hour === undefined ? undefined : sql`${indianHour(trips.createdAt)} = ${options.hour}`,
-    ...dateConditions(options.from, options.to),
-    after
-      ? sql`(${trips.createdAt}, ${trips.id}) < (${after.at}::timestamptz, ${after.id}::uuid)`
+    'pattern' in values ? sql`lower(${trips.title}) like '%' || lower(${values.pattern}) || '%'` : undefined,
+    'status' in values ? sql`${trips.status} = ${values.status}` : undefined,
+    'paid' in values ? sql`${trips.paid} = ${values.paid}` : undefined,
+    'carType' in values ? sql`${trips.carType} = ${values.carType}` : undefined,
+    'hour' in values ? sql`${indianHour(trips.createdAt)} = ${values.hour}` : undefined,
+    'from' in values ? sql`${trips.createdAt} >= ${values.from}::timestamptz` : undefined,
+    'before' in values ? sql`${trips.createdAt} < ${values.before}::timestamptz` : undefined,
+    'until' in values ? sql`${trips.createdAt} <= ${values.until}::timestamptz` : undefined,
+    'afterAt' in values
+      ? sql`(${trips.createdAt}, ${trips.id}) < (${values.afterAt}::timestamptz, ${values.afterId}::uuid)`
       : undefined,
   ];
   return conditions.filter((condition): condition is SQL => condition !== undefined);
+}
+
+/** The filters of a list and the keyset after its cursor: every condition but the scope. */
+function listConditions(options: TripListOptions): SQL[] {
+  return conditionsOf(listValues(options));
+}
+
+const tripListShapes = queryShapes();
+
+/**
+ * An admin's newest-first page without chosen drivers (buildTripListQueries' `all`), its query
+ * built once for each set of filters and page size (db/query-shapes.ts).
+ */
+function allTripsQuery(db: DbExecutor, options: TripListOptions) {
+  const values = listValues(options);
+  const size = options.limit + 1;
+  const shapeName = `${Object.keys(values).join(',')}|${size}`;
+  return tripListShapes(shapeName, values, (given) => ({
+    all: selectTrips(db)
+      .where(and(...conditionsOf(given)))
+      .orderBy(...NEWEST_FIRST)
+      .limit(pageLimit(size)),
+  })).all;
 }
 
 /**
@@ -507,7 +573,7 @@ export async function findTripRecordPage(
   let keys: { id: string; cursorAt: string }[];
   let rows: TripRecord[];
   if (queries.kind === 'all') {
-    rows = await readTripRecords<TripRecord>(db, queries.all);
+    rows = await readTripRecords<TripRecord>(db, allTripsQuery(db, options));
     keys = rows;
   } else {
     const found = await findScopedKeys(queries, caller, options, tuning, () => {
