@@ -81,4 +81,17 @@ describe('queries built once per shape', () => {
       /otherwise than its values would/,
     );
   });
+
+  it('refuses, outside production, a query that one build has and the other has not', () => {
+    const shapes = queryShapes({ check: true });
+    const query = (counted: boolean, values: Values) =>
+      shapes('count left out of the name', values, (v) => ({
+        page: driversNamed(v).page,
+        total: counted ? t.db.select({ id: drivers.id }).from(drivers).where(eq(drivers.name, v.name)) : null,
+      }));
+    query(false, { name: 'Asha Rao', since: '2026-01-01T00:00:00Z' });
+    expect(() => query(true, { name: 'Asha Rao', since: '2026-01-01T00:00:00Z' })).toThrow(
+      /shape count left out of the name built total otherwise/,
+    );
+  });
 });

@@ -8,9 +8,9 @@ type Built = { sql: string; params: unknown[] };
 type Shape = Record<string, unknown>;
 
 /** A builder's queries as they are run: each query's text built once, its values filled in. */
-export type ShapeQueries<S extends Shape> = {
-  [K in keyof S]: S[K] extends BuiltQuery ? BuiltQuery : S[K];
-};
+export type ShapeQueries<S extends Shape> = { [K in keyof S]: Kept<S[K]> };
+/** Distributes over a union, so that a query or null stays a (kept) query or null. */
+type Kept<T> = T extends BuiltQuery ? BuiltQuery : T;
 
 const isBuiltQuery = (value: unknown): value is BuiltQuery =>
   typeof value === 'object' && value !== null && typeof (value as BuiltQuery).toSQL === 'function';
@@ -22,7 +22,9 @@ const SHAPES_KEPT = 500;
  * Queries built once per shape and then only given their values, as Drizzle's prepared queries are:
  * `build` is called with a placeholder (sql.placeholder) in place of each value, the built text
  * and parameters are kept under the shape's name, and each later call fills the placeholders in
- * (fillPlaceholders, which also applies each column's encoding). Building a list page's query
+ * (fillPlaceholders). A value goes to the driver as it is given (Drizzle does not encode a
+ * placeholder compared to a column), so give values as the statement takes them: a timestamp as
+ * its ISO text, say. Building a list page's query
  * walks Drizzle's whole expression tree, 0.7 ms of a driver page's server time at every request.
  *
  * `shape` must name everything that changes the query's text other than `values`: which filters
@@ -52,22 +54,44 @@ export function queryShapes(options: { check?: boolean } = {}) {
       shapes.set(shapeName, kept);
     }
     const fresh = check ? build(values) : null;
+    if (fresh) compare(shapeName, kept, fresh, values);
     const answer: Record<string, unknown> = { ...kept.shape };
-    for (const [name, built] of kept.built) {
-      const query = {
-        toSQL: () => ({ sql: built.sql, params: fillPlaceholders(built.params, values) }),
-      };
-      if (fresh) {
-        const expected = (fresh[name] as BuiltQuery).toSQL();
-        const filled = query.toSQL();
-        if (filled.sql !== expected.sql || !isDeepStrictEqual(filled.params, expected.params)) {
-          throw new Error(
-            `queryShapes: shape ${shapeName} built ${name} otherwise than its values would: a value not passed in values, or a shape name that misses a difference`,
-          );
-        }
-      }
-      answer[name] = query;
-    }
+    for (const [name, built] of kept.built) answer[name] = filled(built, values);
     return answer as ShapeQueries<S>;
   };
+}
+
+/** A kept query given this call's values. */
+function filled(built: Built, values: Record<string, unknown>): BuiltQuery {
+  return { toSQL: () => ({ sql: built.sql, params: fillPlaceholders(built.params, values) }) };
+}
+
+/**
+ * Throws unless a shape kept from placeholders answers what `fresh`, built from the call's real
+ * values, does: the same queries (text and parameters) and the same plain values under each name.
+ */
+function compare(
+  shapeName: string,
+  kept: { built: Map<string, Built>; shape: Shape },
+  fresh: Shape,
+  values: Record<string, unknown>,
+) {
+  const differs = (name: string) =>
+    new Error(
+      `queryShapes: shape ${shapeName} built ${name} otherwise than its values would: a value not passed in values, or a shape name that misses a difference`,
+    );
+  for (const name of new Set([...Object.keys(fresh), ...Object.keys(kept.shape)])) {
+    const value = fresh[name];
+    const built = kept.built.get(name);
+    if (isBuiltQuery(value) !== (built !== undefined)) throw differs(name);
+    if (built && isBuiltQuery(value)) {
+      const expected = value.toSQL();
+      const answered = filled(built, values).toSQL();
+      if (answered.sql !== expected.sql || !isDeepStrictEqual(answered.params, expected.params)) {
+        throw differs(name);
+      }
+    } else if ((value === null || typeof value !== 'object') && value !== kept.shape[name]) {
+      throw differs(name);
+    }
+  }
 }

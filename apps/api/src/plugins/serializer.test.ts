@@ -51,6 +51,14 @@ describe('answers written through their response schema', () => {
     expect(response.body).not.toContain('many');
   });
 
+  it('refuses a response schema that is not zod when the route is registered', async () => {
+    const app = Fastify();
+    apps.push(app);
+    app.setSerializerCompiler(responseSerializer);
+    app.get('/', { schema: { response: { 200: { type: 'object' } } } }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow();
+  });
+
   it('writes a driver page exactly as the encoding serializer did', async () => {
     const page = {
       data: { [driver.id]: { ...driver, internalNote: 'not for the client' } },

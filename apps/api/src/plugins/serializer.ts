@@ -1,5 +1,5 @@
 import type { FastifySerializerCompiler } from 'fastify/types/schema';
-import { ResponseSerializationError } from 'fastify-type-provider-zod';
+import { InvalidSchemaError, ResponseSerializationError } from 'fastify-type-provider-zod';
 import { safeParse, type ZodType } from 'zod';
 import { $ZodType } from 'zod/v4/core';
 
@@ -15,6 +15,8 @@ type RouteSchema = ZodType | { properties: ZodType };
  */
 export const responseSerializer: FastifySerializerCompiler<RouteSchema> = ({ schema, method, url }) => {
   const zodSchema = schema instanceof $ZodType ? schema : schema.properties;
+  // Refused when the route is registered, not when it first answers.
+  if (!(zodSchema instanceof $ZodType)) throw new InvalidSchemaError(JSON.stringify(schema));
   return (data) => {
     const result = safeParse(zodSchema, data);
     if (!result.success) throw new ResponseSerializationError(method, url, { cause: result.error });
