@@ -11,7 +11,7 @@ import { anyOf } from '../../db/any-of';
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { queryShapes } from '../../db/query-shapes';
-import { rowReader } from '../../db/row-reader';
+import { rowReader, type BuiltQuery } from '../../db/row-reader';
 import { accounts, driverAverageRating, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
@@ -242,6 +242,7 @@ type ListValues = {
 /** A list's filters and cursor, checked and read into the values of its conditions. */
 function listValues(options: TripListOptions): ListValues {
   refuseNul('q', options.q);
+  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
   checkYear('from', options.from);
   checkYear('to', options.to);
   const values: ListValues = {};
@@ -255,7 +256,6 @@ function listValues(options: TripListOptions): ListValues {
     if (isBareDate(options.to)) values.before = startOfIndianDay(nextDate(options.to));
     else values.until = options.to;
   }
-  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
   if (after) {
     values.afterAt = after.at;
     values.afterId = after.id;
@@ -288,24 +288,6 @@ function conditionsOf(values: ListValues): SQL[] {
 /** The filters of a list and the keyset after its cursor: every condition but the scope. */
 function listConditions(options: TripListOptions): SQL[] {
   return conditionsOf(listValues(options));
-}
-
-const tripListShapes = queryShapes();
-
-/**
- * An admin's newest-first page without chosen drivers (buildTripListQueries' `all`), its query
- * built once for each set of filters and page size (db/query-shapes.ts).
- */
-function allTripsQuery(db: DbExecutor, options: TripListOptions) {
-  const values = listValues(options);
-  const size = options.limit + 1;
-  const shapeName = `${Object.keys(values).join(',')}|${size}`;
-  return tripListShapes(shapeName, values, (given) => ({
-    all: selectTrips(db)
-      .where(and(...conditionsOf(given)))
-      .orderBy(...NEWEST_FIRST)
-      .limit(pageLimit(size)),
-  })).all;
 }
 
 /**
@@ -367,9 +349,40 @@ export function buildTripListQueries(
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
 ) {
-  const conditions = listConditions(options);
-  const size = options.limit + 1;
-  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(options));
+  return tripListQueries(db, caller.role, tripValues(caller, options), options.limit + 1, tuning);
+}
+
+/** What a trip list's queries take as values: its filters, cursor, caller and chosen drivers. */
+type TripValues = ListValues & {
+  callerId?: string;
+  driverIds?: string[];
+  franchiseId?: string;
+  state?: State;
+};
+
+function tripValues(caller: TripScopeCaller, options: TripListOptions): TripValues {
+  const values: TripValues = listValues(options);
+  if (caller.role !== 'admin') values.callerId = caller.id;
+  if (options.driverIds) values.driverIds = options.driverIds;
+  if (options.franchiseId) values.franchiseId = options.franchiseId;
+  if (options.state) values.state = options.state;
+  return values;
+}
+
+/**
+ * buildTripListQueries' queries from their values only (placeholders when queryShapes builds a
+ * shape), and `recentRecords`: the `recent` page read as whole trip records.
+ */
+function tripListQueries(
+  db: DbExecutor,
+  role: TripScopeCaller['role'],
+  values: TripValues,
+  size: number,
+  tuning: ListTuning,
+) {
+  const conditions = conditionsOf(values);
+  const caller = { id: values.callerId!, role };
+  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(values));
   if (!drivenBy) {
     return {
       kind: 'all' as const,
@@ -397,7 +410,7 @@ export function buildTripListQueries(
   const windowSize = db.select({ size: count() }).from(window.as('window'));
 
   // The scope's drivers as rows, for counting them and for reading each one's newest trips.
-  const scopeRows = scopeDriverRows(db, caller, options).as('scope');
+  const scopeRows = scopeDriverRows(db, caller, values).as('scope');
   const scopeSize = db.select({ size: count() }).from(
     db
       .select({ id: scopeRows.id })
@@ -427,10 +440,15 @@ export function buildTripListQueries(
     .orderBy(...NEWEST_FIRST)
     .limit(size);
 
+  const recentKeys = recent.as('recent_keys');
+  const recentRecords = selectTrips(db)
+    .innerJoin(recentKeys, eq(trips.id, recentKeys.id))
+    .orderBy(...NEWEST_FIRST);
+
   return {
     kind: 'scoped' as const,
     recent,
-    recentKeys: recent.as('recent_keys'),
+    recentRecords,
     windowSize,
     scopeSize,
     perDriver,
@@ -439,11 +457,11 @@ export function buildTripListQueries(
 }
 
 /** The drivers a list is narrowed to (by id, franchise or state), if any. */
-function chosenDrivers(options: TripListOptions): SQL | undefined {
+function chosenDrivers(values: Pick<TripValues, 'driverIds' | 'franchiseId' | 'state'>): SQL | undefined {
   return and(
-    options.driverIds ? anyOf(drivers.id, options.driverIds, 'uuid') : undefined,
-    options.franchiseId ? eq(drivers.franchiseId, options.franchiseId) : undefined,
-    options.state ? eq(drivers.state, options.state) : undefined,
+    values.driverIds ? anyOf(drivers.id, values.driverIds, 'uuid') : undefined,
+    values.franchiseId ? eq(drivers.franchiseId, values.franchiseId) : undefined,
+    values.state ? eq(drivers.state, values.state) : undefined,
   );
 }
 
@@ -453,8 +471,8 @@ function chosenDrivers(options: TripListOptions): SQL | undefined {
  * franchise has three drivers while the others have thousands, and would otherwise scan every
  * driver to find them (20 ms at 100,000 drivers, for a dealer that has just started).
  */
-function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, options: TripListOptions) {
-  const chosen = chosenDrivers(options);
+function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, values: TripValues) {
+  const chosen = chosenDrivers(values);
   if (caller.role === 'city_dealer') {
     const ofFranchise = db
       .select({ id: drivers.id })
@@ -474,15 +492,75 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, options: TripL
     .where(and(scopeDrivers(caller) ?? undefined, chosen));
 }
 
+const tripListShapes = queryShapes();
+const readKeys = rowReader({ id: trips.id, cursorAt: cursorAt() });
+const readSize = rowReader({ size: count() });
+
+/** A query kept by tripListShapes, run only when awaited, as a Drizzle query is. */
+function whenAwaited<Row>(
+  read: <R>(db: DbExecutor, query: BuiltQuery) => Promise<R[]>,
+  db: DbExecutor,
+  query: BuiltQuery,
+): PromiseLike<Row[]> {
+  return { then: (done, fail) => read<Row>(db, query).then(done, fail) };
+}
+
+/**
+ * buildTripListQueries' queries as findTripRecordPage runs them: built once for each shape (the
+ * caller's role, which filters are given, the page size and the tuning; db/query-shapes.ts) and
+ * then only given this request's values.
+ */
+function cachedTripListQueries(
+  db: DbExecutor,
+  caller: TripScopeCaller,
+  options: TripListOptions,
+  tuning: ListTuning,
+) {
+  const values = tripValues(caller, options);
+  const size = options.limit + 1;
+  const shapeName = [
+    caller.role,
+    Object.keys(values).join(','),
+    size,
+    tuning.recentWindow,
+    tuning.fewDrivers,
+  ].join('|');
+  const queries = tripListShapes(shapeName, values, (given) =>
+    tripListQueries(db, caller.role, given, size, tuning),
+  );
+  if (queries.kind === 'all') return queries;
+  return {
+    kind: queries.kind,
+    recent: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.recent),
+    recentRecords: queries.recentRecords,
+    windowSize: whenAwaited<{ size: number }>(readSize, db, queries.windowSize),
+    scopeSize: whenAwaited<{ size: number }>(readSize, db, queries.scopeSize),
+    perDriver: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.perDriver),
+    scoped: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.scoped),
+  };
+}
+
 /** The trips of these ids, in this order. */
 async function findTripRecords(db: DbExecutor, ids: string[]): Promise<TripRecord[]> {
   if (ids.length === 0) return [];
-  const rows = await readTripRecords<TripRecord>(db, selectTrips(db).where(anyOf(trips.id, ids, 'uuid')));
+  const { query } = tripListShapes('records', { ids }, (values) => ({
+    query: selectTrips(db).where(anyOf(trips.id, values.ids, 'uuid')),
+  }));
+  const rows = await readTripRecords<TripRecord>(db, query);
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export type ScopedQueries = Extract<ReturnType<typeof buildTripListQueries>, { kind: 'scoped' }>;
+type KeyRows = PromiseLike<{ id: string; cursorAt: string }[]>;
+type SizeRows = PromiseLike<{ size: number }[]>;
+/** The scoped path's queries, run when awaited: Drizzle's own, or those kept by tripListShapes. */
+export type ScopedQueries = {
+  recent: KeyRows;
+  windowSize: SizeRows;
+  scopeSize: SizeRows;
+  perDriver: KeyRows;
+  scoped: KeyRows;
+};
 
 type QueryName = 'recent' | 'windowSize' | 'scopeSize' | 'perDriver' | 'scoped';
 
@@ -569,19 +647,16 @@ export async function findTripRecordPage(
   const sort = resolveSort(TRIP_SORTS, DEFAULT_ORDERS.trips, options);
   if (!isNewestFirst(sort)) return findSortedTripRecordPage(db, caller, options, sort);
   tuning = tuningFor(options, tuning);
-  const queries = buildTripListQueries(db, caller, options, tuning);
+  const queries = cachedTripListQueries(db, caller, options, tuning);
   let keys: { id: string; cursorAt: string }[];
   let rows: TripRecord[];
   if (queries.kind === 'all') {
-    rows = await readTripRecords<TripRecord>(db, allTripsQuery(db, options));
+    rows = await readTripRecords<TripRecord>(db, queries.all);
     keys = rows;
   } else {
-    const found = await findScopedKeys(queries, caller, options, tuning, () => {
-      const query = selectTrips(db)
-        .innerJoin(queries.recentKeys, eq(trips.id, queries.recentKeys.id))
-        .orderBy(...NEWEST_FIRST);
-      return readTripRecords<TripRecord>(db, query);
-    });
+    const found = await findScopedKeys(queries, caller, options, tuning, () =>
+      readTripRecords<TripRecord>(db, queries.recentRecords),
+    );
     keys = found.keys;
     rows =
       found.recent ??
