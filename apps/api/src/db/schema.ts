@@ -119,14 +119,15 @@ export const signInAttempts = pgTable('sign_in_attempts', {
   lockedUntil: timestamp('locked_until', { withTimezone: true }),
 });
 
-/** The text the driver search matches: the same expression as its trigram index. */
-export function driverSearchText(t: {
-  name: AnyColumn;
-  email: AnyColumn;
-  phoneNumber: AnyColumn;
-  vehicleNumber: AnyColumn;
-}) {
-  return sql`lower(${t.name} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phoneNumber}, '') || ' ' || coalesce(${t.vehicleNumber}, ''))`;
+/**
+ * The text a search matches, lowered, kept in the row (a stored generated column): the trigram
+ * index's recheck of each candidate row then reads it instead of lowering and joining four
+ * columns again (8.5 of a common driver search's 15 ms at 100,000 drivers), and the planner keeps
+ * statistics on it, so that a common search walks the list's own order and stops at its page.
+ */
+function searchText(...columns: string[]) {
+  const parts = columns.map((name, i) => (i === 0 ? `"${name}"` : `coalesce("${name}", '')`));
+  return sql.raw(`lower(${parts.join(" || ' ' || ")})`);
 }
 
 export const drivers = pgTable(
@@ -170,6 +171,10 @@ export const drivers = pgTable(
     createdAt: createdAt(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references(() => accounts.id),
+    /** Name, email, phone and vehicle number, lowered: what the driver search matches. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(searchText('name', 'email', 'phone_number', 'vehicle_number')),
   },
   (t) => [
     index('drivers_franchise_name_idx').on(t.franchiseId, t.name, t.id),
@@ -179,7 +184,7 @@ export const drivers = pgTable(
     index('drivers_franchise_created_idx').on(t.franchiseId, t.createdAt, t.id),
     uniqueIndex('drivers_firebase_key_idx').on(t.firebaseKey),
     // Substring search over name, email, phone and vehicle number (pg_trgm).
-    index('drivers_search_idx').using('gin', sql`${driverSearchText(t)} gin_trgm_ops`),
+    index('drivers_search_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
     // The deleted drivers alone (the list's Deleted tab): without it, that page read every driver
     // to find the few deleted ones. Small, and written only when a driver is deleted or restored.
     index('drivers_deleted_idx')
@@ -314,15 +319,16 @@ export const customers = pgTable(
     /** Set by the import: the Firebase key (the uid) by which a second import finds the row. */
     firebaseKey: text('firebase_key'),
     createdAt: createdAt(),
+    /** Name, email and phone, lowered: what the customer search matches. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(searchText('name', 'email', 'phone_number')),
   },
   (t) => [
     index('customers_created_idx').on(t.createdAt, t.id),
     uniqueIndex('customers_firebase_key_idx').on(t.firebaseKey),
     index('customers_name_idx').on(t.name, t.id),
-    index('customers_search_idx').using(
-      'gin',
-      sql`lower(${t.name} || ' ' || coalesce(${t.email}, '') || ' ' || coalesce(${t.phoneNumber}, '')) gin_trgm_ops`,
-    ),
+    index('customers_search_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
   ],
 );
 

@@ -21,9 +21,6 @@ const customerColumns = {
   phoneNumber: customers.phoneNumber,
 };
 
-/** The text the customer search matches: the very expression of customers_search_idx. */
-const searchText = sql`lower(${customers.name} || ' ' || coalesce(${customers.email}, '') || ' ' || coalesce(${customers.phoneNumber}, ''))`;
-
 // ---------------------------------------------------------------------------------------------
 // List: by name (A to Z or Z to A), keyset on (name, id), served by customers_name_idx
 
@@ -47,7 +44,7 @@ export type CustomerListOptions = {
 export function buildCustomerListQueries(db: Db, options: CustomerListOptions) {
   refuseNul('q', options.q);
   const filter: SQL | undefined = options.q
-    ? sql`${searchText} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
+    ? sql`${customers.searchText} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`
     : undefined;
   const sort = resolveSort(CUSTOMER_SORTS, DEFAULT_ORDERS.customers, options);
   const after = options.cursor ? decodeSortedCursor(options.cursor, sort, NAME_KEY) : null;
