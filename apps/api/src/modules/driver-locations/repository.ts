@@ -186,6 +186,12 @@ export type StoredPosition = { lat: number; long: number; positionAt: Date };
  * driver already has a newer position (a late or replayed report never moves a driver back in
  * time); and the use of the devices in `touch`. Answers, per report, the stored position, or
  * null when it was not stored (older, superseded in the same batch, or the driver deleted).
+ *
+ * Committed without waiting for the WAL to reach the disk (decision 022): the position is
+ * stored and visible to every reader at once, and only a crash of the database server itself
+ * within a fraction of a second could lose it, when the phone reports again seconds later. Waiting
+ * for the disk stalled every report of a moment behind the flush: a report p99 of 734 ms against
+ * 132 ms at 2,000 reports a second.
  */
 export async function recordPositions(
   db: Db,
@@ -206,6 +212,7 @@ export async function recordPositions(
   }));
   const stored = await retryOnDeadlock(() =>
     db.transaction(async (tx) => {
+      await tx.execute(sql`set local synchronous_commit = off`);
       // A device revoked since it was looked up stores nothing.
       const result = await tx.execute(sql`
       update ${drivers} as d
