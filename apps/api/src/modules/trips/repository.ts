@@ -12,7 +12,7 @@ import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { queryShapes } from '../../db/query-shapes';
 import { rowReader, type BuiltQuery } from '../../db/row-reader';
-import { accounts, driverAverageRating, drivers, tripFeedback, trips } from '../../db/schema';
+import { accounts, driverAverageRating, driverCounts, drivers, tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
@@ -32,6 +32,7 @@ import {
   type KeyPart,
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
+import { franchiseScope } from '../drivers/scope';
 import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
@@ -304,9 +305,20 @@ export type ListTuning = {
    * (this many times 51 trips at most) is less to read than the window of newest trips.
    */
   directDrivers: number;
+  /**
+   * From this share of all drivers (kept counts), a dealer's or franchise's window of newest trips
+   * is looked through trip by trip (`recentByRow`). Unset: from the share at which the window holds
+   * about two pages of the scope's trips.
+   */
+  rowByRowShare?: number;
 };
 
 export const LIST_TUNING: ListTuning = { recentWindow: 2000, fewDrivers: 200, directDrivers: 30 };
+
+/** The share of all drivers from which a scope's window is looked through trip by trip. */
+function rowByRowShare(tuning: ListTuning, size: number) {
+  return tuning.rowByRowShare ?? (2 * size) / tuning.recentWindow;
+}
 
 /**
  * Drivers chosen by franchise or state (the dashboard's links) make a list sparse by themselves:
@@ -334,7 +346,14 @@ function tuningFor(options: TripListOptions, tuning: ListTuning): ListTuning {
  * dealer whose three drivers have a few old trips would make it walk a million trips to fill one
  * page. So, in turn, until one answers:
  * - `recent` looks for the page among the newest trips that match the filters (a window of
- *   `recentWindow`): a scope holding more than about 1 in 40 of them fills its page there;
+ *   `recentWindow`): a scope holding more than about 1 in 40 of them fills its page there. Each
+ *   trip's driver is looked for among the scope's drivers, which the planner may join whole;
+ *   `recentByRow` instead checks the trips one by one, newest first, and stops at the page's
+ *   last: for a scope holding a large share of the drivers (a dealer with a third of the fleet)
+ *   that reads about three trips a row, where PostgreSQL 18 (the embedded database) hashed all of
+ *   the dealer's 32,398 drivers (20-40 ms against 8). A small share would check the whole window
+ *   trip by trip, so the scope's share of the drivers (`scopeShare`, from the counts the database
+ *   keeps) chooses between the two;
  * - `windowSize`: when that page is short but the window held every matching trip, it is complete;
  * - `scopeSize` counts the scope's drivers up to `fewDrivers` + 1. A sparse scope of few drivers
  *   is read by `perDriver`, which takes the newest matching trips of each driver from
@@ -408,6 +427,24 @@ function tripListQueries(
     .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
     .limit(size);
   const windowSize = db.select({ size: count() }).from(window.as('window'));
+  // The same page, each trip's driver checked by itself: a scalar subquery is never made a join.
+  const recentByRow = db
+    .select({ id: windowTrips.id, cursorAt: windowTrips.cursorAt })
+    .from(windowTrips)
+    .where(
+      sql`coalesce((select true from ${drivers} where ${drivers.id} = ${windowTrips.driverId} and ${drivenBy}), false)`,
+    )
+    .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
+    .limit(size);
+  // The caller's drivers and all drivers, deleted ones included, from the kept counts (a dealer's
+  // or franchise's own scope: with chosen drivers, scopeSize counts them).
+  const callerScope = franchiseScope(caller, driverCounts.franchiseId);
+  const scopeShare = db
+    .select({
+      size: sql<number>`coalesce(sum(${driverCounts.drivers}) filter (where ${callerScope ?? sql`true`}), 0)::int`,
+      total: sql<number>`coalesce(sum(${driverCounts.drivers}), 0)::int`,
+    })
+    .from(driverCounts);
 
   // The scope's drivers as rows, for counting them and for reading each one's newest trips.
   const scopeRows = scopeDriverRows(db, caller, values).as('scope');
@@ -440,17 +477,20 @@ function tripListQueries(
     .orderBy(...NEWEST_FIRST)
     .limit(size);
 
-  const recentKeys = recent.as('recent_keys');
-  const recentRecords = selectTrips(db)
-    .innerJoin(recentKeys, eq(trips.id, recentKeys.id))
-    .orderBy(...NEWEST_FIRST);
+  const recordsOf = (keys: typeof recent) => {
+    const found = keys.as('recent_keys');
+    return selectTrips(db).innerJoin(found, eq(trips.id, found.id)).orderBy(...NEWEST_FIRST);
+  };
 
   return {
     kind: 'scoped' as const,
     recent,
-    recentRecords,
+    recentRecords: recordsOf(recent),
+    recentByRow,
+    recentByRowRecords: recordsOf(recentByRow),
     windowSize,
     scopeSize,
+    scopeShare,
     perDriver,
     scoped,
   };
@@ -495,6 +535,7 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, values: TripVa
 const tripListShapes = queryShapes();
 const readKeys = rowReader({ id: trips.id, cursorAt: cursorAt() });
 const readSize = rowReader({ size: count() });
+const readShare = rowReader({ size: sql<number>``.mapWith(Number), total: sql<number>``.mapWith(Number) });
 
 /** A query kept by tripListShapes, run only when awaited, as a Drizzle query is. */
 function whenAwaited<Row>(
@@ -533,8 +574,11 @@ function cachedTripListQueries(
     kind: queries.kind,
     recent: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.recent),
     recentRecords: queries.recentRecords,
+    recentByRow: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.recentByRow),
+    recentByRowRecords: queries.recentByRowRecords,
     windowSize: whenAwaited<{ size: number }>(readSize, db, queries.windowSize),
     scopeSize: whenAwaited<{ size: number }>(readSize, db, queries.scopeSize),
+    scopeShare: whenAwaited<{ size: number; total: number }>(readShare, db, queries.scopeShare),
     perDriver: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.perDriver),
     scoped: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.scoped),
   };
@@ -556,20 +600,22 @@ type SizeRows = PromiseLike<{ size: number }[]>;
 /** The scoped path's queries, run when awaited: Drizzle's own, or those kept by tripListShapes. */
 export type ScopedQueries = {
   recent: KeyRows;
+  recentByRow: KeyRows;
   windowSize: SizeRows;
   scopeSize: SizeRows;
+  scopeShare: PromiseLike<{ size: number; total: number }[]>;
   perDriver: KeyRows;
   scoped: KeyRows;
 };
 
-type QueryName = 'recent' | 'windowSize' | 'scopeSize' | 'perDriver' | 'scoped';
+type QueryName = keyof ScopedQueries;
 
 /**
- * How many drivers each caller's scope holds (counted up to `fewDrivers` + 1), kept for a minute:
- * it decides only which path reads a page, never what the page holds, so a size a minute old
- * costs at most a slower path.
+ * How many drivers each caller's scope holds and its share of all drivers, kept for a minute: they
+ * decide only which path reads a page, never what the page holds, so figures a minute old cost at
+ * most a slower path.
  */
-const scopeSizes = new Map<string, { size: number; until: number }>();
+const scopeSizes = new Map<string, { size: number; share: number; until: number }>();
 const SCOPE_SIZE_TTL_MS = 60_000;
 const SCOPE_SIZES_KEPT = 10_000;
 
@@ -589,25 +635,34 @@ export async function findScopedKeys<Key extends { id: string; cursorAt: string 
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
   /**
-   * Reads the `recent` path's page with more than its keys (whole trip records, in the same
-   * statement): when that path answers, as it does for most scoped pages, the page then needs no
-   * second query.
+   * Reads the `recent` (or `recentByRow`) path's page with more than its keys (whole trip records,
+   * in the same statement): when that path answers, as it does for most scoped pages, the page
+   * then needs no second query.
    */
-  readRecent?: () => Promise<Key[]>,
+  readRecent?: (byRow: boolean) => Promise<Key[]>,
 ): Promise<{ keys: { id: string; cursorAt: string }[]; ran: QueryName[]; recent?: Key[] }> {
   const ran: QueryName[] = [];
   const key = scopeKey(caller, options);
   const cached = key ? scopeSizes.get(key) : undefined;
+  const fresh = cached !== undefined && cached.until > Date.now();
   // Exact when known; with chosen drivers, at most as many as were chosen.
-  let exact = cached !== undefined && cached.until > Date.now();
-  let size = exact ? cached!.size : options.driverIds?.length;
+  let exact = fresh;
+  let size = fresh ? cached.size : options.driverIds?.length;
+  let share = fresh ? cached.share : undefined;
   const countScope = async () => {
-    ran.push('scopeSize');
-    const [row] = await queries.scopeSize;
-    const counted = row?.size ?? 0;
+    let counted: number;
     if (key) {
+      // The caller's own scope: its drivers and its share of all, from the counts kept.
+      ran.push('scopeShare');
+      const [row] = await queries.scopeShare;
+      counted = row?.size ?? 0;
+      share = row && row.total > 0 ? counted / row.total : 0;
       if (scopeSizes.size >= SCOPE_SIZES_KEPT) scopeSizes.clear();
-      scopeSizes.set(key, { size: counted, until: Date.now() + SCOPE_SIZE_TTL_MS });
+      scopeSizes.set(key, { size: counted, share, until: Date.now() + SCOPE_SIZE_TTL_MS });
+    } else {
+      ran.push('scopeSize');
+      const [row] = await queries.scopeSize;
+      counted = row?.size ?? 0;
     }
     exact = true;
     return counted;
@@ -618,8 +673,11 @@ export async function findScopedKeys<Key extends { id: string; cursorAt: string 
     return { keys: await queries.perDriver, ran };
   }
 
-  ran.push('recent');
-  const recent = readRecent ? await readRecent() : await queries.recent;
+  const byRow = share !== undefined && share >= rowByRowShare(tuning, options.limit + 1);
+  ran.push(byRow ? 'recentByRow' : 'recent');
+  const recent = readRecent
+    ? await readRecent(byRow)
+    : await (byRow ? queries.recentByRow : queries.recent);
   const answered = { keys: recent, ran, recent: readRecent && (recent as Key[]) };
   if (recent.length > options.limit) return answered;
   ran.push('windowSize');
@@ -654,8 +712,8 @@ export async function findTripRecordPage(
     rows = await readTripRecords<TripRecord>(db, queries.all);
     keys = rows;
   } else {
-    const found = await findScopedKeys(queries, caller, options, tuning, () =>
-      readTripRecords<TripRecord>(db, queries.recentRecords),
+    const found = await findScopedKeys(queries, caller, options, tuning, (byRow) =>
+      readTripRecords<TripRecord>(db, byRow ? queries.recentByRowRecords : queries.recentRecords),
     );
     keys = found.keys;
     rows =

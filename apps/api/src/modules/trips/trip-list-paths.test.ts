@@ -54,15 +54,20 @@ async function walk(
 }
 
 const TUNINGS: [string, ListTuning][] = [
-  // A window this wide holds every trip of the test database: pages come from `recent`.
-  ['the newest trips', { recentWindow: 1_000_000, fewDrivers: 0, directDrivers: 0 }],
+  // A window this wide holds every trip of the test database: pages come from `recent`, the
+  // scope's drivers joined to the window or checked trip by trip.
+  ['the newest trips', { recentWindow: 1_000_000, fewDrivers: 0, directDrivers: 0, rowByRowShare: 2 }],
+  [
+    'the newest trips, trip by trip',
+    { recentWindow: 1_000_000, fewDrivers: 0, directDrivers: 0, rowByRowShare: 0 },
+  ],
   // A window of one trip leaves every page short.
   ['driver by driver', { recentWindow: 1, fewDrivers: 1000, directDrivers: 0 }],
   ['driver by driver at once', { recentWindow: 1_000_000, fewDrivers: 0, directDrivers: 1000 }],
   ['the planner', { recentWindow: 1, fewDrivers: 0, directDrivers: 0 }],
 ];
 
-const DRIVER_BY_DRIVER = TUNINGS[1]![1];
+const DRIVER_BY_DRIVER = TUNINGS[2]![1];
 
 describe('scoped lists, whatever the path that answers them', () => {
   // Built lazily: the world exists only once beforeAll has run.
