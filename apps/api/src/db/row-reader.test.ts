@@ -2,7 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { getTestDatabase } from '../test/test-database';
-import { rowReader, withColumnAround } from './row-reader';
+import { isPostgresServer, rowReader, withColumnAround } from './row-reader';
 import { drivers, trips } from './schema';
 import { createCustomer, createDriver, createTrip } from './seed/factories';
 
@@ -91,5 +91,12 @@ describe('rowReader', () => {
       [100, 1001],
       [200, 2001],
     ]);
+  });
+});
+
+describe('isPostgresServer', () => {
+  it('tells a PostgreSQL server from the embedded database', async () => {
+    const { db } = await getTestDatabase();
+    expect(isPostgresServer(db)).toBe(Boolean(process.env.TEST_DATABASE_URL));
   });
 });

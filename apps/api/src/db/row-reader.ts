@@ -25,9 +25,19 @@ type Client =
     })
   | { query: (text: string, params: unknown[], options: object) => Promise<{ rows: unknown[][] }> };
 
+function clientOf(db: DbExecutor) {
+  return (db as unknown as { session?: { client?: Client } }).session?.client;
+}
+
+/** Whether the database is a PostgreSQL server (postgres.js), not the embedded one (PGlite). */
+export function isPostgresServer(db: DbExecutor): boolean {
+  const client = clientOf(db);
+  return typeof client === 'function' && 'unsafe' in client;
+}
+
 /** The query's rows as arrays of the driver's values, as Drizzle itself reads them. */
 async function valuesOf(db: DbExecutor, text: string, params: unknown[]): Promise<unknown[][]> {
-  const client = (db as unknown as { session?: { client?: Client } }).session?.client;
+  const client = clientOf(db);
   if (typeof client === 'function' && 'unsafe' in client) return client.unsafe(text, params).values();
   if (client && typeof client === 'object' && 'query' in client) {
     return (await client.query(text, params, { rowMode: 'array', parsers: PGLITE_PARSERS })).rows;

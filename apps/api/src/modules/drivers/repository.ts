@@ -265,7 +265,7 @@ const readTotal = rowReader({ total: count() });
  *
  * A search (`found`) first finds the page's ids among its matches, which are sorted whole, reading
  * only their ids and sort keys; the page's rows are then read by id. Sorting the 2,583 matches of
- * a common surname as whole rows, their sort keys built for each, took half again as long.
+ * a common surname as whole rows, their sort keys built for each, took a fifth longer.
  */
 function pageRows(
   db: DbExecutor,
