@@ -23,7 +23,7 @@ export function driverScope(caller: DriverScopeCaller, options: { deleted?: bool
  * The franchises whose drivers a caller may see, as a condition on a column holding a driver's
  * franchise (none for an admin, who sees every driver, those without a franchise included).
  */
-export function franchiseScope(caller: DriverScopeCaller, franchiseId: AnyColumn): SQL | undefined {
+function franchiseScope(caller: DriverScopeCaller, franchiseId: AnyColumn): SQL | undefined {
   switch (caller.role) {
     case 'admin':
       return undefined;

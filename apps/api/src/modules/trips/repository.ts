@@ -32,8 +32,7 @@ import {
   type KeyPart,
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
-import { franchiseScope } from '../drivers/scope';
-import { scopeDrivers, tripScope, type TripScopeCaller } from './scope';
+import { scopeDrivers, scopeFranchises, tripScope, type TripScopeCaller } from './scope';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
 export type Caller = TripScopeCaller & { requestId: string };
@@ -351,11 +350,12 @@ function tuningFor(options: TripListOptions, tuning: ListTuning): ListTuning {
  *   `recentByRow` instead checks the trips one by one, newest first, and stops at the page's
  *   last: for a scope holding a large share of the drivers (a dealer with a third of the fleet)
  *   that reads about three trips a row, where PostgreSQL 18 (the embedded database) hashed all of
- *   the dealer's 32,398 drivers (20-40 ms against 8). A small share would check the whole window
+ *   the dealer's 32,398 drivers (14-25 ms against 8-9). A small share would check the whole window
  *   trip by trip, so the scope's share of the drivers (`scopeShare`, from the counts the database
  *   keeps) chooses between the two;
  * - `windowSize`: when that page is short but the window held every matching trip, it is complete;
- * - `scopeSize` counts the scope's drivers up to `fewDrivers` + 1. A sparse scope of few drivers
+ * - `scopeShare` counts a dealer's or franchise's drivers exactly, from the kept counts (with
+ *   chosen drivers, `scopeSize` counts them up to `fewDrivers` + 1). A sparse scope of few drivers
  *   is read by `perDriver`, which takes the newest matching trips of each driver from
  *   trips_driver_created_idx and keeps the newest of them: its cost follows the number of drivers,
  *   not the number of trips. A sparse scope of many drivers is left to the planner (`scoped`),
@@ -436,13 +436,17 @@ function tripListQueries(
     )
     .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
     .limit(size);
-  // The caller's drivers and all drivers, deleted ones included, from the kept counts (a dealer's
-  // or franchise's own scope: with chosen drivers, scopeSize counts them).
-  const callerScope = franchiseScope(caller, driverCounts.franchiseId);
+  // From the kept counts, a dealer's or franchise's own scope (with chosen drivers, scopeSize
+  // counts them): its drivers, deleted ones included as their trips are, and its share of the
+  // drivers still driving, whose trips are the newest.
+  const callerScope = scopeFranchises(caller, driverCounts.franchiseId) ?? sql`true`;
+  const kept = (where: SQL) =>
+    sql<number>`coalesce(sum(${driverCounts.drivers}) filter (where ${where}), 0)::int`;
   const scopeShare = db
     .select({
-      size: sql<number>`coalesce(sum(${driverCounts.drivers}) filter (where ${callerScope ?? sql`true`}), 0)::int`,
-      total: sql<number>`coalesce(sum(${driverCounts.drivers}), 0)::int`,
+      size: kept(callerScope),
+      active: kept(sql`not ${driverCounts.deleted} and ${callerScope}`),
+      total: kept(sql`not ${driverCounts.deleted}`),
     })
     .from(driverCounts);
 
@@ -479,7 +483,9 @@ function tripListQueries(
 
   const recordsOf = (keys: typeof recent) => {
     const found = keys.as('recent_keys');
-    return selectTrips(db).innerJoin(found, eq(trips.id, found.id)).orderBy(...NEWEST_FIRST);
+    return selectTrips(db)
+      .innerJoin(found, eq(trips.id, found.id))
+      .orderBy(...NEWEST_FIRST);
   };
 
   return {
@@ -535,7 +541,11 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, values: TripVa
 const tripListShapes = queryShapes();
 const readKeys = rowReader({ id: trips.id, cursorAt: cursorAt() });
 const readSize = rowReader({ size: count() });
-const readShare = rowReader({ size: sql<number>``.mapWith(Number), total: sql<number>``.mapWith(Number) });
+const readShare = rowReader({
+  size: sql<number>``.mapWith(Number),
+  active: sql<number>``.mapWith(Number),
+  total: sql<number>``.mapWith(Number),
+});
 
 /** A query kept by tripListShapes, run only when awaited, as a Drizzle query is. */
 function whenAwaited<Row>(
@@ -578,7 +588,11 @@ function cachedTripListQueries(
     recentByRowRecords: queries.recentByRowRecords,
     windowSize: whenAwaited<{ size: number }>(readSize, db, queries.windowSize),
     scopeSize: whenAwaited<{ size: number }>(readSize, db, queries.scopeSize),
-    scopeShare: whenAwaited<{ size: number; total: number }>(readShare, db, queries.scopeShare),
+    scopeShare: whenAwaited<{ size: number; active: number; total: number }>(
+      readShare,
+      db,
+      queries.scopeShare,
+    ),
     perDriver: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.perDriver),
     scoped: whenAwaited<{ id: string; cursorAt: string }>(readKeys, db, queries.scoped),
   };
@@ -603,7 +617,7 @@ export type ScopedQueries = {
   recentByRow: KeyRows;
   windowSize: SizeRows;
   scopeSize: SizeRows;
-  scopeShare: PromiseLike<{ size: number; total: number }[]>;
+  scopeShare: PromiseLike<{ size: number; active: number; total: number }[]>;
   perDriver: KeyRows;
   scoped: KeyRows;
 };
@@ -656,7 +670,7 @@ export async function findScopedKeys<Key extends { id: string; cursorAt: string 
       ran.push('scopeShare');
       const [row] = await queries.scopeShare;
       counted = row?.size ?? 0;
-      share = row && row.total > 0 ? counted / row.total : 0;
+      share = row && row.total > 0 ? row.active / row.total : 0;
       if (scopeSizes.size >= SCOPE_SIZES_KEPT) scopeSizes.clear();
       scopeSizes.set(key, { size: counted, share, until: Date.now() + SCOPE_SIZE_TTL_MS });
     } else {
@@ -675,9 +689,7 @@ export async function findScopedKeys<Key extends { id: string; cursorAt: string 
 
   const byRow = share !== undefined && share >= rowByRowShare(tuning, options.limit + 1);
   ran.push(byRow ? 'recentByRow' : 'recent');
-  const recent = readRecent
-    ? await readRecent(byRow)
-    : await (byRow ? queries.recentByRow : queries.recent);
+  const recent = readRecent ? await readRecent(byRow) : await (byRow ? queries.recentByRow : queries.recent);
   const answered = { keys: recent, ran, recent: readRecent && (recent as Key[]) };
   if (recent.length > options.limit) return answered;
   ran.push('windowSize');

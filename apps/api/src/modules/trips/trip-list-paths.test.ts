@@ -1,7 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTrip, insertDriverRatings } from '../../db/seed/factories';
 import { useTestApp } from '../../test/test-app';
-import { findTrips, LIST_TUNING, type ListTuning, type TripListOptions } from './repository';
+import {
+  buildTripListQueries,
+  findScopedKeys,
+  findTrips,
+  LIST_TUNING,
+  type ListTuning,
+  type TripListOptions,
+} from './repository';
 import type { TripScopeCaller } from './scope';
 import { createTripWorld, type TripWorld } from './test-fixtures';
 
@@ -63,11 +70,16 @@ const TUNINGS: [string, ListTuning][] = [
   ],
   // A window of one trip leaves every page short.
   ['driver by driver', { recentWindow: 1, fewDrivers: 1000, directDrivers: 0 }],
+  [
+    'driver by driver, after a window checked trip by trip',
+    { recentWindow: 1, fewDrivers: 1000, directDrivers: 0, rowByRowShare: 0 },
+  ],
   ['driver by driver at once', { recentWindow: 1_000_000, fewDrivers: 0, directDrivers: 1000 }],
   ['the planner', { recentWindow: 1, fewDrivers: 0, directDrivers: 0 }],
 ];
 
 const DRIVER_BY_DRIVER = TUNINGS[2]![1];
+const [JOINED, BY_TRIP] = [TUNINGS[0]![1], TUNINGS[1]![1]];
 
 describe('scoped lists, whatever the path that answers them', () => {
   // Built lazily: the world exists only once beforeAll has run.
@@ -122,5 +134,19 @@ describe('scoped lists, whatever the path that answers them', () => {
       [],
     );
     expect((await findTrips(t.db, w.franchiseA1, { limit: 10 }, DRIVER_BY_DRIVER)).trips).toHaveLength(7);
+  });
+
+  it("looks through the newest trips as each tuning asks, the scope's drivers joined or trip by trip", async () => {
+    for (const [caller, tuning, path] of [
+      [w.dealerA, JOINED, 'recent'],
+      [w.dealerA, BY_TRIP, 'recentByRow'],
+      [w.franchiseA1, JOINED, 'recent'],
+      [w.franchiseA1, BY_TRIP, 'recentByRow'],
+    ] as const) {
+      const queries = buildTripListQueries(t.db, caller, { limit: 2 }, tuning);
+      if (queries.kind !== 'scoped') throw new Error('A scoped list was expected');
+      const { ran } = await findScopedKeys(queries, caller, { limit: 2 }, tuning);
+      expect(ran).toContain(path);
+    }
   });
 });
