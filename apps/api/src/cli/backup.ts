@@ -9,6 +9,7 @@ import { openDatabase } from '../db/client';
 import { DataDirBusyError } from '../db/data-dir-lock';
 import { BackupError, type BackupManifest, readBackup, writeBackup } from '../infra/backup';
 import { CONTROL_FILE, type Control, readControl } from '../infra/backup-control';
+import { failIfStoppedEarly } from './stopped-early';
 
 const usage = `Usage: npm run backup -- --out FILE
 Writes a backup of the embedded database in DATA_DIR and of its document images to FILE (a
@@ -155,7 +156,9 @@ async function main() {
   }
 }
 
-main().catch((error: unknown) => {
+const done = main();
+failIfStoppedEarly(done, 'backup');
+done.catch((error: unknown) => {
   if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
     console.error(`${(error as Error).message}\n${usage}`);
     process.exit(1);

@@ -4,6 +4,7 @@ import { ConfigError, loadDatabaseConfig } from '../config';
 import { DataDirBusyError } from '../db/data-dir-lock';
 import { BackupError } from '../infra/backup';
 import { restoreBackup } from '../infra/restore';
+import { failIfStoppedEarly } from './stopped-early';
 
 const usage = `Usage: npm run restore -- FILE [--force]
 Restores a backup written by npm run backup into DATA_DIR, which must be empty; --force replaces
@@ -59,7 +60,9 @@ async function main() {
   );
 }
 
-main().catch((error: unknown) => {
+const done = main();
+failIfStoppedEarly(done, 'restore');
+done.catch((error: unknown) => {
   if ((error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
     console.error(`${(error as Error).message}\n${usage}`);
     process.exit(1);
