@@ -232,7 +232,7 @@ function driverListQueries(
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     role === 'city_dealer' && plan.values.pattern === undefined
       ? selectDealerPage(db, scoped, where, plan.size, sort)
-      : selectPlainPage(db, where, plan.size, sort, plan.values.pattern === undefined ? undefined : 'found');
+      : selectPlainPage(db, where, plan.size, sort, plan.values.pattern !== undefined);
   // Counted on the first page only: the next pages' cursors carry the count on.
   const total =
     plan.after?.t !== undefined
@@ -263,7 +263,7 @@ const readTotal = rowReader({ total: count() });
  * The drivers of a page, in the list's order, as a subquery: the franchise's name is joined to the
  * page's rows only, after the limit, not to every row matching a search before it is sorted.
  *
- * A search (`found`) first finds the page's ids among its matches, which are sorted whole, reading
+ * A search (`idsFirst`) first finds the page's ids among its matches, which are sorted whole, reading
  * only their ids and sort keys; the page's rows are then read by id. Sorting the 2,583 matches of
  * a common surname as whole rows, their sort keys built for each, took a fifth longer.
  */
@@ -272,11 +272,11 @@ function pageRows(
   where: SQL | undefined,
   size: number,
   sort: { field: DriverSort; order: SortOrder },
-  found?: 'found',
+  idsFirst = false,
 ) {
   const order = orderByKey(driverKey(drivers, sort.field), sort.order);
   const ids =
-    found &&
+    idsFirst &&
     db
       .select({ id: drivers.id })
       .from(drivers)
@@ -326,9 +326,9 @@ function selectPlainPage(
   where: SQL | undefined,
   size: number,
   sort: { field: DriverSort; order: SortOrder },
-  found?: 'found',
+  idsFirst = false,
 ) {
-  const scoped = pageRows(db, where, size, sort, found);
+  const scoped = pageRows(db, where, size, sort, idsFirst);
   const fields = pageFields(scoped);
   const page = db
     .select(fields)

@@ -420,22 +420,20 @@ function tripListQueries(
     .orderBy(...NEWEST_FIRST)
     .limit(tuning.recentWindow);
   const windowTrips = window.as('recent');
-  const recent = db
-    .select({ id: windowTrips.id, cursorAt: windowTrips.cursorAt })
-    .from(windowTrips)
-    .where(sql`${windowTrips.driverId} in (${scopeDriverIds})`)
-    .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
-    .limit(size);
-  const windowSize = db.select({ size: count() }).from(window.as('window'));
+  /** The page among the window's trips whose driver is in the scope, as `inScope` tells. */
+  const windowPage = (inScope: SQL) =>
+    db
+      .select({ id: windowTrips.id, cursorAt: windowTrips.cursorAt })
+      .from(windowTrips)
+      .where(inScope)
+      .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
+      .limit(size);
+  const recent = windowPage(sql`${windowTrips.driverId} in (${scopeDriverIds})`);
   // The same page, each trip's driver checked by itself: a scalar subquery is never made a join.
-  const recentByRow = db
-    .select({ id: windowTrips.id, cursorAt: windowTrips.cursorAt })
-    .from(windowTrips)
-    .where(
-      sql`coalesce((select true from ${drivers} where ${drivers.id} = ${windowTrips.driverId} and ${drivenBy}), false)`,
-    )
-    .orderBy(sql`${windowTrips.createdAt} desc nulls last`, sql`${windowTrips.id} desc nulls last`)
-    .limit(size);
+  const recentByRow = windowPage(
+    sql`coalesce((select true from ${drivers} where ${drivers.id} = ${windowTrips.driverId} and ${drivenBy}), false)`,
+  );
+  const windowSize = db.select({ size: count() }).from(window.as('window'));
   // From the kept counts, a dealer's or franchise's own scope (with chosen drivers, scopeSize
   // counts them): its drivers, deleted ones included as their trips are, and its share of the
   // drivers still driving, whose trips are the newest.
