@@ -216,6 +216,38 @@ describe('POST /api/driver-app/location', () => {
     expect(response.json()).toEqual(unauthorized);
   });
 
+  it('answers 401 once a token it has accepted is revoked, or its driver deleted, elsewhere', async () => {
+    // Changed in the database, as another instance would: this one has seen both devices before.
+    const { driver: revokedDriver, device: revoked } = await driverWithDevice();
+    const { driver: deletedDriver, device: ofDeleted } = await driverWithDevice();
+    const { driver: active, device } = await driverWithDevice();
+    for (const phone of [revoked, ofDeleted, device]) {
+      expect((await reportLocation(t.app, phone.token, { lat: 18.6, long: 73.9 })).statusCode).toBe(204);
+    }
+    await t.db
+      .update(driverDeviceTokens)
+      .set({ revokedAt: new Date() })
+      .where(eq(driverDeviceTokens.id, revoked.id));
+    await t.db.update(drivers).set({ deletedAt: new Date() }).where(eq(drivers.id, deletedDriver.id));
+    const before = [await positionOf(revokedDriver.id), await positionOf(deletedDriver.id)];
+
+    const published: LocationEvent[] = [];
+    const unsubscribe = t.bus.subscribe((event) => published.push(event));
+    // Sent together, so that they are stored together.
+    const responses = await Promise.all(
+      [revoked, ofDeleted, device].map((phone) =>
+        reportLocation(t.app, phone.token, { lat: 18.7, long: 73.95 }),
+      ),
+    ).finally(unsubscribe);
+    expect(responses.map((response) => response.statusCode)).toEqual([401, 401, 204]);
+    expect(responses[0]!.json()).toEqual(unauthorized);
+    expect(responses[1]!.json()).toEqual(unauthorized);
+    expect([await positionOf(revokedDriver.id), await positionOf(deletedDriver.id)]).toEqual(before);
+    expect(await positionOf(active.id)).toMatchObject({ lat: 18.7, long: 73.95 });
+    expect(published.map((event) => event.driverId)).not.toContain(revokedDriver.id);
+    expect(published.map((event) => event.driverId)).not.toContain(deletedDriver.id);
+  });
+
   it('limits the reports of one token (429 with the one error body), not those of another', async () => {
     const { device } = await driverWithDevice();
     const { device: other } = await driverWithDevice();

@@ -181,12 +181,19 @@ export async function findActiveDevices(db: Db, tokenHashes: string[]): Promise<
 
 export type PositionReport = { driverId: string; tokenId: string; lat: number; long: number; at: Date };
 export type StoredPosition = { lat: number; long: number; positionAt: Date };
+/**
+ * What became of a report: its device still active (not revoked, its driver not deleted) with
+ * the position stored, or null when it was not (older than the driver's, or superseded in the
+ * same batch); or its device no longer active, and nothing stored.
+ */
+export type RecordedPosition = { active: true; position: StoredPosition | null } | { active: false };
 
 /**
- * Stores many reported positions in one transaction: each driver's newest report, unless the
- * driver already has a newer position (a late or replayed report never moves a driver back in
- * time); and the use of the devices in `touch`. Answers, per report, the stored position, or
- * null when it was not stored (older, superseded in the same batch, or the driver deleted).
+ * Stores many reported positions at once: each driver's newest report, unless the driver already
+ * has a newer position (a late or replayed report never moves a driver back in time); and the use
+ * of the devices in `touch`. Answers what became of each report (RecordedPosition). Whether a
+ * device is still active is read in the same statement, after any revocation committed before it:
+ * the endpoint may have found the device in its memory, not in the database.
  *
  * On a PostgreSQL server, committed without waiting for the WAL to reach the disk (decision 022):
  * the position is stored and visible to every reader at once, and only a crash of the database
@@ -200,7 +207,7 @@ export async function recordPositions(
   db: Db,
   reports: PositionReport[],
   touch: string[] = [],
-): Promise<(StoredPosition | null)[]> {
+): Promise<RecordedPosition[]> {
   const newest = new Map<string, PositionReport>();
   for (const report of reports) {
     const seen = newest.get(report.driverId);
@@ -213,30 +220,47 @@ export async function recordPositions(
     long: report.long,
     at: report.at.toISOString(),
   }));
-  const onServer = isPostgresServer(db);
-  const stored = await retryOnDeadlock(() =>
-    db.transaction(async (tx) => {
-      if (onServer) await tx.execute(sql`set local synchronous_commit = off`);
-      // A device revoked since it was looked up stores nothing.
-      const result = await tx.execute(sql`
-      update ${drivers} as d
-      set lat = v.lat, long = v.long, position_at = v.at
-      from json_to_recordset(${JSON.stringify(values)}::json)
-        as v(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)
-      where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
-        and exists (
-          select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
-        )
-      returning d.id, d.lat, d.long, d.position_at`);
-      if (touch.length > 0) {
-        await tx
-          .update(driverDeviceTokens)
-          .set({ lastUsedAt: new Date() })
-          .where(and(anyOf(driverDeviceTokens.id, touch, 'uuid'), isNull(driverDeviceTokens.revokedAt)));
-      }
-      return rowsOf(result);
-    }),
+  // One statement, committed on its own: the positions, the devices' last use and (on a server)
+  // the commit's durability travel in one round trip. As a transaction of three or four
+  // statements, each waited for the server's event loop between them while holding the drivers'
+  // rows, and a batch took several turns of a loop busy with thousands of reports and streams.
+  const durability = isPostgresServer(db)
+    ? sql`, (select set_config('synchronous_commit', 'off', true)) as durability`
+    : sql``;
+  const touchDevices =
+    touch.length > 0
+      ? sql`touched as (
+          update ${driverDeviceTokens} set last_used_at = ${new Date().toISOString()}::timestamptz
+          where ${anyOf(driverDeviceTokens.id, touch, 'uuid')} and ${driverDeviceTokens.revokedAt} is null
+        ),`
+      : sql``;
+  const tokens = [...new Set(reports.map((report) => report.tokenId))];
+  const rows = await retryOnDeadlock(async () =>
+    rowsOf(
+      await db.execute(sql`
+      with ${touchDevices} stored as (
+        update ${drivers} as d
+        set lat = v.lat, long = v.long, position_at = v.at
+        from json_to_recordset(${JSON.stringify(values)}::json)
+          as v(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)${durability}
+        where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
+          and exists (
+            select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
+          )
+        returning d.id, d.lat, d.long, d.position_at
+      )
+      select id, lat, long, position_at, false as inactive from stored
+      union all
+      select g.id, null, null, null, true
+      from unnest(${sql.param(tokens)}::uuid[]) as g(id)
+      where not exists (
+        select 1 from ${driverDeviceTokens} as t join ${drivers} as dd on dd.id = t.driver_id
+        where t.id = g.id and t.revoked_at is null and dd.deleted_at is null
+      )`),
+    ),
   );
+  const inactive = new Set(rows.filter((row) => row.inactive === true).map((row) => String(row.id)));
+  const stored = rows.filter((row) => row.inactive !== true);
   const byDriver = new Map(
     stored.map((row) => [
       String(row.id),
@@ -247,8 +271,9 @@ export async function recordPositions(
       },
     ]),
   );
-  return reports.map((report) => {
+  return reports.map((report): RecordedPosition => {
+    if (inactive.has(report.tokenId)) return { active: false };
     const row = byDriver.get(report.driverId);
-    return row && newest.get(report.driverId) === report ? row : null;
+    return { active: true, position: row && newest.get(report.driverId) === report ? row : null };
   });
 }

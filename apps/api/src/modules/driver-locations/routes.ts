@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { AppError, errorBodySchema } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -32,6 +33,7 @@ import {
   findVisibleDriver,
   insertDeviceToken,
   recordPositions,
+  type ActiveDevice,
   type PositionReport,
   revokeDeviceToken,
   type DeviceTokenRow,
@@ -56,6 +58,8 @@ const AUDIT_RESOURCE = 'driver-device-tokens';
 // The driver app reports every few seconds; a burst limit and a steady limit per device token.
 const REPORTS_PER_SECOND = 2;
 const REPORTS_PER_MINUTE = 60;
+/** How many devices the driver-app endpoint knows from memory (each a few hundred bytes). */
+const KNOWN_DEVICES = 100_000;
 /** How often a device token's last use is written (each report would otherwise be a second write). */
 const TOUCH_EVERY_MS = 60_000;
 // Failed device sign-ins per client address and minute, against guessing at tokens.
@@ -69,10 +73,22 @@ function bearerToken(request: FastifyRequest): string | null {
   return scheme?.toLowerCase() === 'bearer' && token && extra === undefined ? token : null;
 }
 
+const tokenHashes = new WeakMap<FastifyRequest, string | null>();
+/** The hash of a report's device token, worked out once for the request's three uses. */
+function deviceTokenHash(request: FastifyRequest): string | null {
+  let hash = tokenHashes.get(request);
+  if (hash === undefined) {
+    const token = bearerToken(request);
+    hash = token ? hashDeviceToken(token) : null;
+    tokenHashes.set(request, hash);
+  }
+  return hash;
+}
+
 /** Rate-limit key of a report: its device token's hash (the same token, the same bucket). */
 function deviceRateKey(request: FastifyRequest): string {
-  const token = bearerToken(request);
-  return token ? `device:${hashDeviceToken(token)}` : `address:${request.ip}`;
+  const hash = deviceTokenHash(request);
+  return hash ? `device:${hash}` : `address:${request.ip}`;
 }
 
 /** When the caller's ID token expires; the authentication hook has already verified it. */
@@ -117,6 +133,11 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   const { db, locationBus } = options;
   const streams = createLocationStreams(locationBus, HEARTBEAT_MS, options.accessEvents);
   app.metrics.watchOpenStreams(() => streams.size);
+  // The driver-app endpoint's devices seen before, by token hash, so that a report needs no lookup.
+  // The statement that stores a position reads again whether its device is still active: a
+  // revoked token, or the token of a driver deleted since, stores nothing and fails from the
+  // moment the revocation or deletion commits, on whichever instance it was made.
+  const knownDevices = new LRUCache<string, ActiveDevice>({ max: KNOWN_DEVICES });
   // Before the server stops accepting: it waits for open responses, and a stream never ends alone.
   app.addHook('preClose', (done) => {
     streams.endAll();
@@ -292,16 +313,20 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
           },
         );
       });
+      // Its next report is refused before its body is read (on other instances, once stored).
+      for (const [hash, device] of knownDevices.entries()) {
+        if (device.tokenId === request.params.tokenId) knownDevices.delete(hash);
+      }
       return reply.status(204).send(null);
     },
   );
 
   // The driver app's endpoint. Not a staff route: the caller is a phone holding a device token,
   // checked below before the body is even read. Staff ID tokens are not accepted here.
-  const devices = new WeakMap<FastifyRequest, { tokenId: string; driverId: string }>();
+  const devices = new WeakMap<FastifyRequest, { hash: string; device: ActiveDevice }>();
   // A fleet reports thousands of positions a second: the phones of one moment are looked up
   // together and their positions stored together (lib/group-commit.ts), each answered only once
-  // its position is committed. A revoked token fails from the moment its revocation commits.
+  // its position is committed. A device seen before is known from memory (knownDevices).
   const lookUpDevice = createGroupCommit(
     async (hashes: string[]) => {
       const found = await findActiveDevices(db, [...new Set(hashes)]);
@@ -360,13 +385,14 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         ]);
         if (!burst.isAllowed && burst.isExceeded) throw tooMany(burst.ttlInSeconds);
         if (!failures.isAllowed && failures.isExceeded) throw tooMany(failures.ttlInSeconds);
-        const token = bearerToken(request);
-        const device = token ? await lookUpDevice(hashDeviceToken(token)) : null;
-        if (!device) {
+        const hash = deviceTokenHash(request);
+        const device = hash ? (knownDevices.get(hash) ?? (await lookUpDevice(hash))) : null;
+        if (!hash || !device) {
           await failedDeviceAuth(request);
           throw deviceUnauthorized();
         }
-        devices.set(request, device);
+        knownDevices.set(hash, device);
+        devices.set(request, { hash, device });
         return payload;
       },
       schema: {
@@ -377,19 +403,25 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
       },
     },
     async (request, reply) => {
-      const device = devices.get(request);
-      if (!device) throw deviceUnauthorized();
+      const { hash, device } = devices.get(request) ?? {};
+      if (!hash || !device) throw deviceUnauthorized();
       const now = new Date();
       const reported = request.body.recordedAt ? new Date(request.body.recordedAt) : now;
       // A phone whose clock runs ahead must not pin the driver to a future time.
       const at = reported > now ? now : reported;
-      const stored = await storePosition({
+      const recorded = await storePosition({
         driverId: device.driverId,
         tokenId: device.tokenId,
         lat: request.body.lat,
         long: request.body.long,
         at,
       });
+      if (!recorded.active) {
+        knownDevices.delete(hash);
+        await failedDeviceAuth(request);
+        throw deviceUnauthorized();
+      }
+      const stored = recorded.position;
       if (stored) {
         app.metrics.positionsAccepted.inc();
         const event: LocationEvent = {
