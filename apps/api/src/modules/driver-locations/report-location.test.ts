@@ -248,6 +248,48 @@ describe('POST /api/driver-app/location', () => {
     expect(published.map((event) => event.driverId)).not.toContain(deletedDriver.id);
   });
 
+  it("stores the new phone's report when the driver's old phone, revoked elsewhere, reports with it", async () => {
+    const { driver, device: old } = await driverWithDevice();
+    const current = await issueDeviceToken(t.app, s.franchise.token, driver.id);
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+    for (const phone of [old, current]) {
+      const first = { lat: 18.6, long: 73.9, recordedAt: minuteAgo };
+      expect((await reportLocation(t.app, phone.token, first)).statusCode).toBe(204);
+    }
+    await t.db
+      .update(driverDeviceTokens)
+      .set({ revokedAt: new Date() })
+      .where(eq(driverDeviceTokens.id, old.id));
+    // The new phone's fix is a second old; the old phone's report, without a time, is taken as now.
+    const fixedAt = new Date(Date.now() - 1_000).toISOString();
+    const responses = await Promise.all([
+      reportLocation(t.app, old.token, { lat: 18.1, long: 73.1 }),
+      reportLocation(t.app, current.token, { lat: 18.7, long: 73.95, recordedAt: fixedAt }),
+    ]);
+    expect(responses.map((response) => response.statusCode)).toEqual([401, 204]);
+    expect(await positionOf(driver.id)).toEqual({ lat: 18.7, long: 73.95, positionAt: new Date(fixedAt) });
+  });
+
+  it('answers 401, not 400, to a bad body from a token it has accepted and that was revoked since', async () => {
+    const { device } = await driverWithDevice();
+    const { device: active } = await driverWithDevice();
+    for (const phone of [device, active]) {
+      expect((await reportLocation(t.app, phone.token, { lat: 18.6, long: 73.9 })).statusCode).toBe(204);
+    }
+    await t.db
+      .update(driverDeviceTokens)
+      .set({ revokedAt: new Date() })
+      .where(eq(driverDeviceTokens.id, device.id));
+    const address = uniqueAddress();
+    const refused = await reportLocation(t.app, device.token, { lat: 91 }, { remoteAddress: address });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toEqual(unauthorized);
+    // An active device's bad body is still a bad body.
+    const invalid = await reportLocation(t.app, active.token, { lat: 91 });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json()).toMatchObject({ code: 'VALIDATION' });
+  });
+
   it('limits the reports of one token (429 with the one error body), not those of another', async () => {
     const { device } = await driverWithDevice();
     const { device: other } = await driverWithDevice();

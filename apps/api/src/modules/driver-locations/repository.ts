@@ -189,11 +189,17 @@ export type StoredPosition = { lat: number; long: number; positionAt: Date };
 export type RecordedPosition = { active: true; position: StoredPosition | null } | { active: false };
 
 /**
- * Stores many reported positions at once: each driver's newest report, unless the driver already
- * has a newer position (a late or replayed report never moves a driver back in time); and the use
- * of the devices in `touch`. Answers what became of each report (RecordedPosition). Whether a
- * device is still active is read in the same statement, after any revocation committed before it:
- * the endpoint may have found the device in its memory, not in the database.
+ * Stores many reported positions at once: of each driver's reports from devices still active (not
+ * revoked, the driver not deleted), the newest, unless the driver already has a newer position (a
+ * late or replayed report never moves a driver back in time); and the use of the devices in
+ * `touch`. Answers what became of each report (RecordedPosition). Whether a device is still
+ * active is read by the same statement, as of its start: the endpoint may have found the device
+ * in its memory, not in the database, and a report of a device revoked since must neither be
+ * stored nor keep another device's report of the same driver from being stored.
+ *
+ * One statement, committed on its own: the positions, the devices' last use and (on a server) the
+ * commit's durability travel in one round trip. As a transaction of three or four statements,
+ * each waited for the server's event loop between them while holding the drivers' rows.
  *
  * On a PostgreSQL server, committed without waiting for the WAL to reach the disk (decision 022):
  * the position is stored and visible to every reader at once, and only a crash of the database
@@ -201,79 +207,73 @@ export type RecordedPosition = { active: true; position: StoredPosition | null }
  * later. Waiting for the disk stalled every report of a moment behind the flush: a report p99 of
  * 734 ms against 132 ms at 2,000 reports a second. Not on the embedded database: it has no WAL
  * writer to write such a commit out later, so a crash of the server's process could lose every
- * position since the last other write.
+ * position since the last other write. The setting is local to the statement's own transaction:
+ * this must not run inside another transaction.
  */
 export async function recordPositions(
   db: Db,
   reports: PositionReport[],
   touch: string[] = [],
 ): Promise<RecordedPosition[]> {
-  const newest = new Map<string, PositionReport>();
-  for (const report of reports) {
-    const seen = newest.get(report.driverId);
-    if (!seen || seen.at <= report.at) newest.set(report.driverId, report);
-  }
-  const values = [...newest.values()].map((report) => ({
+  const values = reports.map((report, i) => ({
+    report: i,
     id: report.driverId,
     token_id: report.tokenId,
     lat: report.lat,
     long: report.long,
     at: report.at.toISOString(),
   }));
-  // One statement, committed on its own: the positions, the devices' last use and (on a server)
-  // the commit's durability travel in one round trip. As a transaction of three or four
-  // statements, each waited for the server's event loop between them while holding the drivers'
-  // rows, and a batch took several turns of a loop busy with thousands of reports and streams.
   const durability = isPostgresServer(db)
     ? sql`, (select set_config('synchronous_commit', 'off', true)) as durability`
     : sql``;
   const touchDevices =
     touch.length > 0
       ? sql`touched as (
-          update ${driverDeviceTokens} set last_used_at = ${new Date().toISOString()}::timestamptz
-          where ${anyOf(driverDeviceTokens.id, touch, 'uuid')} and ${driverDeviceTokens.revokedAt} is null
+          update ${driverDeviceTokens} as t set last_used_at = ${new Date().toISOString()}::timestamptz
+          where ${anyOf(sql`t.id`, touch, 'uuid')} and t.revoked_at is null
+            and exists (select 1 from ${drivers} as td where td.id = t.driver_id and td.deleted_at is null)
         ),`
       : sql``;
-  const tokens = [...new Set(reports.map((report) => report.tokenId))];
   const rows = await retryOnDeadlock(async () =>
     rowsOf(
       await db.execute(sql`
-      with ${touchDevices} stored as (
+      with reports as (
+        select r.*, exists (
+          select 1 from ${driverDeviceTokens} as t join ${drivers} as td on td.id = t.driver_id
+          where t.id = r.token_id and t.driver_id = r.id and t.revoked_at is null and td.deleted_at is null
+        ) as active
+        from json_to_recordset(${JSON.stringify(values)}::json) as r(
+          report int, id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)
+      ),
+      newest as (
+        -- The last of a driver's reports of the same time wins, as the last to arrive.
+        select distinct on (id) * from reports where active order by id, at desc, report desc
+      ),
+      ${touchDevices}
+      stored as (
         update ${drivers} as d
-        set lat = v.lat, long = v.long, position_at = v.at
-        from json_to_recordset(${JSON.stringify(values)}::json)
-          as v(id uuid, token_id uuid, lat double precision, long double precision, at timestamptz)${durability}
-        where d.id = v.id and d.deleted_at is null and (d.position_at is null or d.position_at <= v.at)
-          and exists (
-            select 1 from ${driverDeviceTokens} as t where t.id = v.token_id and t.revoked_at is null
-          )
-        returning d.id, d.lat, d.long, d.position_at
+        set lat = n.lat, long = n.long, position_at = n.at
+        from newest as n${durability}
+        where d.id = n.id and d.deleted_at is null and (d.position_at is null or d.position_at <= n.at)
+        returning n.report, d.lat, d.long, d.position_at
       )
-      select id, lat, long, position_at, false as inactive from stored
+      select report, lat, long, position_at, false as inactive from stored
       union all
-      select g.id, null, null, null, true
-      from unnest(${sql.param(tokens)}::uuid[]) as g(id)
-      where not exists (
-        select 1 from ${driverDeviceTokens} as t join ${drivers} as dd on dd.id = t.driver_id
-        where t.id = g.id and t.revoked_at is null and dd.deleted_at is null
-      )`),
+      select report, null, null, null, true from reports where not active`),
     ),
   );
-  const inactive = new Set(rows.filter((row) => row.inactive === true).map((row) => String(row.id)));
-  const stored = rows.filter((row) => row.inactive !== true);
-  const byDriver = new Map(
-    stored.map((row) => [
-      String(row.id),
-      {
+  const outcomes = new Map(rows.map((row) => [Number(row.report), row]));
+  return reports.map((_, i): RecordedPosition => {
+    const row = outcomes.get(i);
+    if (!row) return { active: true, position: null };
+    if (row.inactive === true) return { active: false };
+    return {
+      active: true,
+      position: {
         lat: Number(row.lat),
         long: Number(row.long),
         positionAt: new Date(row.position_at as string | Date),
       },
-    ]),
-  );
-  return reports.map((report): RecordedPosition => {
-    if (inactive.has(report.tokenId)) return { active: false };
-    const row = byDriver.get(report.driverId);
-    return { active: true, position: row && newest.get(report.driverId) === report ? row : null };
+    };
   });
 }

@@ -313,17 +313,13 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
           },
         );
       });
-      // Its next report is refused before its body is read (on other instances, once stored).
-      for (const [hash, device] of knownDevices.entries()) {
-        if (device.tokenId === request.params.tokenId) knownDevices.delete(hash);
-      }
       return reply.status(204).send(null);
     },
   );
 
   // The driver app's endpoint. Not a staff route: the caller is a phone holding a device token,
   // checked below before the body is even read. Staff ID tokens are not accepted here.
-  const devices = new WeakMap<FastifyRequest, { hash: string; device: ActiveDevice }>();
+  const devices = new WeakMap<FastifyRequest, { hash: string; device: ActiveDevice; fromMemory: boolean }>();
   // A fleet reports thousands of positions a second: the phones of one moment are looked up
   // together and their positions stored together (lib/group-commit.ts), each answered only once
   // its position is committed. A device seen before is known from memory (knownDevices).
@@ -363,6 +359,13 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     timeWindow: 60_000,
     keyGenerator: (request) => `device-auth-failures:${request.ip}`,
   });
+  /** A device known from memory found revoked, or its driver deleted: forgotten, and refused. */
+  const refuseDevice = async (request: FastifyRequest, hash: string): Promise<never> => {
+    knownDevices.delete(hash);
+    devices.delete(request);
+    await failedDeviceAuth(request);
+    throw deviceUnauthorized();
+  };
   const tooMany = (retryAfterSeconds: number) =>
     new AppError('RATE_LIMITED', m.rateLimited(), {
       headers: { 'retry-after': String(Math.max(1, retryAfterSeconds)) },
@@ -386,14 +389,26 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         if (!burst.isAllowed && burst.isExceeded) throw tooMany(burst.ttlInSeconds);
         if (!failures.isAllowed && failures.isExceeded) throw tooMany(failures.ttlInSeconds);
         const hash = deviceTokenHash(request);
-        const device = hash ? (knownDevices.get(hash) ?? (await lookUpDevice(hash))) : null;
+        const known = hash ? knownDevices.get(hash) : undefined;
+        const device = known ?? (hash ? await lookUpDevice(hash) : null);
         if (!hash || !device) {
           await failedDeviceAuth(request);
           throw deviceUnauthorized();
         }
-        knownDevices.set(hash, device);
-        devices.set(request, { hash, device });
+        if (!known) knownDevices.set(hash, device);
+        devices.set(request, { hash, device, fromMemory: Boolean(known) });
         return payload;
+      },
+      // A report refused for its body (not JSON, too large, out of range) by a device known only
+      // from memory: the device is looked up first, so that one revoked or deleted since is
+      // answered 401, as it would have been before its body was read.
+      errorHandler: async (error, request) => {
+        const known = devices.get(request);
+        const status = (error as { statusCode?: number }).statusCode ?? 500;
+        if (known?.fromMemory && status >= 400 && status < 500 && status !== 401 && status !== 429) {
+          if (!(await lookUpDevice(known.hash))) await refuseDevice(request, known.hash);
+        }
+        throw error;
       },
       schema: {
         tags: ['driver-app'],
@@ -416,11 +431,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
         long: request.body.long,
         at,
       });
-      if (!recorded.active) {
-        knownDevices.delete(hash);
-        await failedDeviceAuth(request);
-        throw deviceUnauthorized();
-      }
+      if (!recorded.active) return refuseDevice(request, hash);
       const stored = recorded.position;
       if (stored) {
         app.metrics.positionsAccepted.inc();
