@@ -1,12 +1,12 @@
 import { and, desc, eq, gte, isNotNull, isNull, sql } from 'drizzle-orm';
-import type { CarType } from '@bmet/shared/constants';
+import type { CarType, Role } from '@bmet/shared/constants';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { isPostgresServer } from '../../db/row-reader';
 import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
-import { driverScope, type DriverPlacement, type DriverScopeCaller } from '../drivers/scope';
-import { accounts, driverDeviceTokens, drivers } from '../../db/schema';
+import { driverScope, isDriverInScope, type DriverPlacement, type DriverScopeCaller } from '../drivers/scope';
+import { accounts, driverDeviceTokens, drivers, sessions } from '../../db/schema';
 import type { DbExecutor } from '../../infra/audit';
 import type { SessionUser } from '../../plugins/authentication';
 
@@ -26,6 +26,53 @@ export async function findVisibleDriver(db: Db, user: Pick<SessionUser, 'id' | '
     .where(and(eq(drivers.id, driverId), driverScope(user)))
     .limit(1);
   return row ?? null;
+}
+
+/** A live stream of one driver, as its backstop check knows it. */
+export type StreamAccess = { sessionId: string; accountId: string; driverId: string };
+
+/**
+ * For many open streams at once, whether each may go on: its session still active (not revoked,
+ * not expired, its account neither disabled nor deleted) and its driver still in that account's
+ * scope (isDriverInScope, the rule of driverScope, on the account as it is now). One query for
+ * the checks of one moment: 2,000 dashboards checked every 20 seconds as two queries each held up
+ * drivers' position reports behind them.
+ */
+export async function findStreamAccess(db: Db, checks: StreamAccess[]): Promise<boolean[]> {
+  if (checks.length === 0) return [];
+  const values = checks.map((check, i) => ({
+    i,
+    session_id: check.sessionId,
+    account_id: check.accountId,
+    driver_id: check.driverId,
+  }));
+  const rows = rowsOf(
+    await db.execute(sql`
+    select c.i, a.id as account_id, a.role, d.franchise_id, f.dealer_id, d.deleted_at
+    from json_to_recordset(${JSON.stringify(values)}::json)
+      as c(i int, session_id uuid, account_id uuid, driver_id uuid)
+    join ${sessions} as s on s.id = c.session_id and s.account_id = c.account_id
+      and s.revoked_at is null and s.expires_at > now()
+    join ${accounts} as a on a.id = s.account_id and not a.disabled and a.deleted_at is null
+    join ${drivers} as d on d.id = c.driver_id
+    -- The franchise's dealer counts only for an account that is a franchise, as in driverScope.
+    left join ${accounts} as f on f.id = d.franchise_id and f.role = 'franchise'`),
+  );
+  const allowed = new Set(
+    rows
+      .filter((row) =>
+        isDriverInScope(
+          { id: String(row.account_id), role: row.role as Role },
+          {
+            franchiseId: row.franchise_id === null ? null : String(row.franchise_id),
+            dealerId: row.dealer_id === null ? null : String(row.dealer_id),
+            deletedAt: row.deleted_at === null ? null : new Date(row.deleted_at as string | Date),
+          },
+        ),
+      )
+      .map((row) => Number(row.i)),
+  );
+  return checks.map((_, i) => allowed.has(i));
 }
 
 /** A car as the fleet map shows it. */

@@ -20,7 +20,6 @@ import type { AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
-import { findActiveSession } from '../auth/repository';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
 import { fleetRoutes } from './fleet-routes';
 import { createFleetHub } from './fleet-stream';
@@ -30,11 +29,13 @@ import {
   findDeviceTokenForUpdate,
   findDeviceTokens,
   findPlacedDrivers,
+  findStreamAccess,
   findVisibleDriver,
   insertDeviceToken,
   recordPositions,
   type ActiveDevice,
   type PositionReport,
+  type StreamAccess,
   revokeDeviceToken,
   type DeviceTokenRow,
 } from './repository';
@@ -138,6 +139,10 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   // revoked token, or the token of a driver deleted since, stores nothing and fails from the
   // moment the revocation or deletion commits, on whichever instance it was made.
   const knownDevices = new LRUCache<string, ActiveDevice>({ max: KNOWN_DEVICES });
+  // The streams' backstop checks of one moment, as one query.
+  const checkStream = createGroupCommit((checks: StreamAccess[]) => findStreamAccess(db, checks), {
+    maxBatch: 1_000,
+  });
   // Before the server stops accepting: it waits for open responses, and a stream never ends alone.
   app.addHook('preClose', (done) => {
     streams.endAll();
@@ -213,10 +218,9 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
           return now ? toLocationEvent(now) : null;
         },
         expiresAt: idTokenExpiry(request),
-        stillAllowed: async () => {
+        stillAllowed: () => {
           const user = currentUser(request);
-          const session = await findActiveSession(db, user.sessionId, user.id);
-          return session !== null && (await findVisibleDriver(db, session, driver.id)) !== null;
+          return checkStream({ sessionId: user.sessionId, accountId: user.id, driverId: driver.id });
         },
       });
     },
