@@ -17,7 +17,7 @@
  * its devices not yet known), and that instant would otherwise set the p99 of a 30-second run.
  * The warm-up's own figures are printed too, and a position lost in it counts as lost.
  *
- * Writes bench/results/live.json. It fails on nothing.
+ * Writes bench/results/live-<database>[-redis].json and latest.json. It fails on nothing.
  */
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';

@@ -277,8 +277,8 @@ export async function recordPositions(
     touch.length > 0
       ? sql`touched as (
           update ${driverDeviceTokens} as t set last_used_at = ${new Date().toISOString()}::timestamptz
-          where ${anyOf(sql`t.id`, touch, 'uuid')} and t.revoked_at is null
-            and exists (select 1 from ${drivers} as td where td.id = t.driver_id and td.deleted_at is null)
+          -- Only devices still active, as the reports found them.
+          where ${anyOf(sql`t.id`, touch, 'uuid')} and t.id in (select token_id from reports where active)
         ),`
       : sql``;
   const rows = await retryOnDeadlock(async () =>
