@@ -9,18 +9,22 @@
  *                                              PostgreSQL, and the embedded database after it
  *   BENCH_DB=postgres | pglite                 only one of them
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50      how long and how wide each load is
+ *   BENCH_LISTS=drivers                        only the lists whose names hold this text
  *
- * Prints one table per database and writes bench/results/http.json. It fails on nothing.
+ * Prints one table per database, with the CPU one request cost the server and PostgreSQL (read from
+ * /proc, Linux only), and writes bench/results/http.json. It fails on nothing.
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { openDatabase } from '../db/client';
 import { COMMON, DATA_DIR, headersOf, PAGE, prepare, RARE, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
+import { cpuPerRequest, readCpu } from './cpu-time';
 import { writeResults } from './results';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LISTS = process.env.BENCH_LISTS ?? '';
 
 type Target = {
   name: string;
@@ -30,7 +34,17 @@ type Target = {
   as: 'admin' | 'dealer' | 'newDealer' | 'franchise';
 };
 
-type Measured = { name: string; rps: number; ratio: number; p50: number; p99: number; failures: number };
+type Measured = {
+  name: string;
+  rps: number;
+  ratio: number;
+  p50: number;
+  p99: number;
+  failures: number;
+  /** Milliseconds of CPU one request cost the server process and PostgreSQL (null where unread). */
+  serverMs: number | null;
+  databaseMs: number | null;
+};
 
 function load(
   baseUrl: string,
@@ -72,7 +86,7 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
   );
   await database.close();
 
-  const targets: Target[] = [
+  const allTargets: Target[] = [
     { name: 'trips, first page', method: 'GET', path: `/api/trips?limit=${PAGE}`, as: 'admin' },
     {
       name: `trips, common search "${COMMON}"`,
@@ -110,6 +124,7 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
     { name: "city dealer's drivers", method: 'GET', path: `/api/city_dealer?limit=${PAGE}`, as: 'dealer' },
     { name: 'customers, first page', method: 'GET', path: `/api/customers?limit=${PAGE}`, as: 'admin' },
   ];
+  const targets = allTargets.filter((target) => target.name.includes(LISTS));
   const me: Target = { name: 'GET /api/auth/me', method: 'GET', path: '/api/auth/me', as: 'admin' };
 
   const server = await startServer({ url });
@@ -125,24 +140,28 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
       await load(server.baseUrl, target, headers[target.as], 10, 2);
     }
     const results: Measured[] = [];
+    // The CPU each request cost, read around each load (PostgreSQL's processes only for it; the
+    // embedded database runs inside the server process).
+    const timed = async (target: Target, connections: number) => {
+      const before = readCpu(server.pid, kind === 'postgres');
+      const result = await load(server.baseUrl, target, headers[target.as], connections, SECONDS);
+      const cpu = cpuPerRequest(before, readCpu(server.pid, kind === 'postgres'), result.requests.total);
+      return { target, result, cpu };
+    };
     const runs = async (connections: number) => {
-      const meBefore = await load(server.baseUrl, me, headers.admin, connections, SECONDS);
-      const measured: { target: Target; result: autocannon.Result }[] = [];
-      for (const target of targets) {
-        measured.push({
-          target,
-          result: await load(server.baseUrl, target, headers[target.as], connections, SECONDS),
-        });
-      }
-      const meAfter = await load(server.baseUrl, me, headers.admin, connections, SECONDS);
-      const baseline = (meBefore.requests.average + meAfter.requests.average) / 2;
-      const rows = [{ target: me, result: meBefore }, ...measured].map(({ target, result }) => ({
+      const meBefore = await timed(me, connections);
+      const measured = [];
+      for (const target of targets) measured.push(await timed(target, connections));
+      const meAfter = await timed(me, connections);
+      const baseline = (meBefore.result.requests.average + meAfter.result.requests.average) / 2;
+      const rows = [meBefore, ...measured].map(({ target, result, cpu }) => ({
         name: target.name,
         rps: Math.round(result.requests.average),
         ratio: Number((result.requests.average / baseline).toFixed(2)),
         p50: result.latency.p50,
         p99: result.latency.p99,
         failures: result.non2xx + result.errors + result.timeouts,
+        ...cpu,
       }));
       results.push(...rows);
       return rows;
@@ -159,11 +178,12 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
 function printTable(title: string, rows: Measured[]) {
   console.log(`\n${title}`);
   console.log(
-    `  ${'list'.padEnd(44)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)}`,
+    `  ${'list'.padEnd(44)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'server CPU ms'.padStart(14)} ${'database CPU ms'.padStart(16)}`,
   );
+  const cpu = (ms: number | null) => (ms === null ? '-' : ms.toFixed(2));
   for (const row of rows) {
     console.log(
-      `  ${row.name.padEnd(44)} ${String(row.rps).padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.failures).padStart(7)}`,
+      `  ${row.name.padEnd(44)} ${String(row.rps).padStart(7)} ${row.ratio.toFixed(2).padStart(6)} ${String(row.p50).padStart(7)} ${String(row.p99).padStart(7)} ${String(row.failures).padStart(7)} ${cpu(row.serverMs).padStart(14)} ${cpu(row.databaseMs).padStart(16)}`,
     );
   }
 }
