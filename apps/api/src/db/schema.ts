@@ -6,6 +6,7 @@ import {
   doublePrecision,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgEnum,
@@ -580,6 +581,20 @@ export const driverCounts = pgTable(
   },
   (t) => [unique('driver_counts_key').on(t.franchiseId, t.deleted).nullsNotDistinct()],
 );
+
+/**
+ * Each driver's mandatory documents as the driver lists read them ([key, status, expires_on] of
+ * each), kept by triggers on driver_documents (migration 0021), so that a page of 50 drivers reads
+ * one row per driver instead of aggregating each driver's documents (0.75 of a drivers page's
+ * 1.05 ms in PostgreSQL). A driver without any mandatory document has no row. The keys are those
+ * of `driver_mandatory_document_keys()`, which a test holds to MANDATORY_DOCUMENTS.
+ */
+export const driverMandatoryDocuments = pgTable('driver_mandatory_documents', {
+  driverId: uuid('driver_id')
+    .primaryKey()
+    .references(() => drivers.id, { onDelete: 'cascade' }),
+  documents: json('documents').notNull(),
+});
 
 /**
  * How many rows a whole list holds, kept by triggers (migration 0016), for the lists that count

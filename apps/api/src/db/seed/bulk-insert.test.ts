@@ -9,6 +9,7 @@ import {
   listCounts,
   drivers,
   driverDocuments,
+  driverMandatoryDocuments,
   tripDailyStats,
   tripHourlyStats,
   trips,
@@ -168,6 +169,14 @@ describe('the figures kept from the rows', () => {
       .from(drivers)
       .where(eq(drivers.id, driver.id));
     expect(counted?.awaiting).toBe(2);
+    const [kept] = await db
+      .select({ documents: driverMandatoryDocuments.documents })
+      .from(driverMandatoryDocuments)
+      .where(eq(driverMandatoryDocuments.driverId, driver.id));
+    expect(kept?.documents).toEqual([
+      ['aadharCard', 'submitted', null],
+      ['driverLicence', 'approved', null],
+    ]);
 
     // The triggers are back on: a trip written alone after the load is counted too.
     await db

@@ -68,6 +68,14 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['driver_documents', 'driver_mandatory_documents_insert'],
+      ['driver_documents', 'driver_mandatory_documents_update'],
+      ['driver_documents', 'driver_mandatory_documents_delete'],
+    ],
+    rebuild: 'driver_mandatory_documents_rebuild',
+  },
+  {
+    triggers: [
       ['drivers', 'driver_counts_insert'],
       ['drivers', 'driver_counts_delete'],
       ['drivers', 'driver_counts_move'],
@@ -101,7 +109,7 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * The figures triggers keep from these tables (the dashboard's daily trip figures and each
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
  * migration 0015; the count of customers, migration 0016; each driver's sum and count of
- * ratings, migration 0017) are switched off for the load and recomputed once after it (migrations
+ * ratings, migration 0017; each driver's mandatory documents, migration 0021) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(
