@@ -605,8 +605,11 @@ describe('the count of a long list', () => {
       franchiseId: franchise.id,
       state: 'goa',
     }));
-    for (let start = 0; start < rows.length; start += 2000) {
-      await t.db.insert(drivers).values(rows.slice(start, start + 2000));
+    // Stored last name first: a search reading the first 10,001 matches it finds would miss the
+    // first names in the list's order.
+    const stored = [...rows].reverse();
+    for (let start = 0; start < stored.length; start += 2000) {
+      await t.db.insert(drivers).values(stored.slice(start, start + 2000));
     }
 
     // Unsearched, the count is the one the database keeps: exact, whatever the size.
@@ -625,6 +628,10 @@ describe('the count of a long list', () => {
     // Searched, counting stops at the cap and says so.
     const all = await list(dealer, '/api/city_dealer?q=Fleet%20driver&limit=100');
     expect(all).toMatchObject({ total: LIST_TOTAL_CAP, totalCapped: true });
+    // Its first page is still the first of all the matches in the list's order.
+    expect(Object.values(all.data).map((driver) => driver.name)).toEqual(
+      rows.slice(0, 100).map((row) => row.name),
+    );
     const allNext = await list(
       dealer,
       `/api/city_dealer?q=Fleet%20driver&limit=100&cursor=${all.nextCursor}`,
