@@ -38,17 +38,22 @@ export function postgresPids(): number[] {
   }
 }
 
-export type CpuReading = { server: number; database: number } | null;
+export type CpuReading = { server: number; database: number | null } | null;
 
-/** Seconds of CPU used so far by the server process (all its threads) and by PostgreSQL. */
+/**
+ * Seconds of CPU used so far by the server process (all its threads, the embedded database's
+ * included) and by PostgreSQL (null without it).
+ */
 export function readCpu(serverPid: number, withPostgres: boolean): CpuReading {
   try {
     readdirSync('/proc');
   } catch {
     return null;
   }
-  const database = withPostgres ? postgresPids().reduce((sum, pid) => sum + ticksOf(pid), 0) : 0;
-  return { server: ticksOf(serverPid) / TICKS_PER_SECOND, database: database / TICKS_PER_SECOND };
+  const database = withPostgres
+    ? postgresPids().reduce((sum, pid) => sum + ticksOf(pid), 0) / TICKS_PER_SECOND
+    : null;
+  return { server: ticksOf(serverPid) / TICKS_PER_SECOND, database };
 }
 
 /** Milliseconds of CPU per request between two readings. */
@@ -57,6 +62,9 @@ export function cpuPerRequest(before: CpuReading, after: CpuReading, requests: n
   const perRequest = (seconds: number) => Number(((seconds * 1000) / requests).toFixed(2));
   return {
     serverMs: perRequest(after.server - before.server),
-    databaseMs: perRequest(after.database - before.database),
+    databaseMs:
+      after.database === null || before.database === null
+        ? null
+        : perRequest(after.database - before.database),
   };
 }

@@ -239,9 +239,9 @@ function driverListQueries(
     role === 'city_dealer' && !searched
       ? selectDealerPage(db, scoped, where, plan.size, sort)
       : selectPlainPage(db, where, plan.size, sort, counted ? 'counted' : searched ? 'ids' : 'none');
-  // Counted on the first page only: the next pages' cursors carry the count on.
+  // Counted on the first page only (a search's by its page): the next pages' cursors carry it on.
   const total =
-    plan.after?.t !== undefined
+    plan.after?.t !== undefined || counted
       ? null
       : plan.kept
         ? driverScopeCount(db, scoped, { deleted: plan.deleted })
