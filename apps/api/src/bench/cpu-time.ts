@@ -27,7 +27,12 @@ function commandOf(pid: string): string {
   }
 }
 
-/** Every PostgreSQL process of this machine (its backends, writers and checkpointer). */
+/**
+ * Every PostgreSQL process of this machine (its backends, writers and checkpointer): run nothing
+ * else against it while measuring. A process that ends between two readings takes its CPU with
+ * it, and one that starts and ends between them (a parallel query's worker) is never counted; the
+ * server's pool keeps its connections, so the lists' figures hold their backends' CPU.
+ */
 export function postgresPids(): number[] {
   try {
     return readdirSync('/proc')

@@ -10,6 +10,7 @@ import type { WalletResponse } from '@bmet/shared/schemas/wallet';
 import { buildApp, type App } from '../app';
 import { openDatabase, type Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import type { DriverListResponse } from '@bmet/shared/schemas/driver';
 import { accounts, carRates, customers, driverDocuments, drivers, trips } from '../db/schema';
 import type { ObjectStore } from '../infra/object-store';
 import {
@@ -314,6 +315,15 @@ describe('what the console shows of the import', () => {
     });
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toBe('image/jpeg');
+    // The driver list reads the documents the database keeps for each driver: imported too.
+    const listed = await app.inject({
+      url: `/api/drivers?q=${encodeURIComponent(driver.name)}`,
+      headers: authHeader(token),
+    });
+    expect(listed.json<DriverListResponse>().data[driver.id]?.compliance?.problems).toContainEqual({
+      document: 'aadharCard',
+      problem: 'awaiting_review',
+    });
   });
 
   it('shows the wallet, newest first and paged, only within the caller’s scope', async () => {

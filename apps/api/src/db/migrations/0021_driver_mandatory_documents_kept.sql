@@ -13,12 +13,14 @@ $$;
 -- Each driver's mandatory documents, kept by the database itself whoever writes them (the console,
 -- the apps, an import), so that a driver list reads one row per driver instead of aggregating each
 -- driver's documents. The drivers a statement touched are recomputed whole from their documents.
--- Two transactions changing one driver's documents at once take turns on an advisory lock of that
--- driver, and each then reads its documents afresh (a new snapshot per statement): the second to
--- finish writes what both changed, never what only one of them saw.
+-- Two transactions changing one driver's documents at once take turns on the driver's row (locked
+-- in the order of ids, as the console's own document writes lock it first), and each then reads
+-- its documents afresh (a new snapshot per statement): the second to finish writes what both
+-- changed, never what only one of them saw. A row lock takes no room in the lock table, which one
+-- advisory lock per driver ran out of in a transaction touching 15,000 drivers (an import).
 CREATE FUNCTION "driver_mandatory_documents_refresh"(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM pg_advisory_xact_lock(21, k) FROM (SELECT DISTINCT hashtext(id::text) AS k FROM unnest(ids) id) l ORDER BY k;
+  PERFORM 1 FROM drivers WHERE id = any(ids) ORDER BY id FOR NO KEY UPDATE;
   DELETE FROM driver_mandatory_documents m
   WHERE m.driver_id = any(ids) AND NOT EXISTS (
     SELECT 1 FROM driver_documents d
@@ -51,9 +53,11 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
+-- DELETE, not TRUNCATE: a TRUNCATE that already takes this table along (drivers ... CASCADE) would
+-- refuse to truncate it again from its trigger.
 CREATE FUNCTION "driver_mandatory_documents_on_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  TRUNCATE driver_mandatory_documents;
+  DELETE FROM driver_mandatory_documents;
   RETURN NULL;
 END $$;
 --> statement-breakpoint

@@ -1,11 +1,13 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { rowsOf } from '../../db/rows';
 import { driverDocuments, driverMandatoryDocuments, drivers } from '../../db/schema';
 import { createAccount, createDriver } from '../../db/seed/factories';
 import { getTestDatabase } from '../../test/test-database';
-import type { Db } from '../../db/client';
+import { openDatabase, type Database, type Db } from '../../db/client';
+import { insertMany } from '../../db/seed/bulk-insert';
+import { resetDatabase } from '../../db/seed/demo';
 import { findDrivers } from '../drivers/repository';
 
 type Triple = [key: string, status: string, expiresOn: string | null];
@@ -143,6 +145,53 @@ describe("each driver's mandatory documents, kept by the database", () => {
       compliant: false,
       problems: [{ document: 'vehiclePermit', problem: 'rejected' }],
     });
+  });
+});
+
+describe('the kept documents of a database of their own', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+  });
+  afterAll(() => database.close());
+
+  it('follow a transaction that writes the documents of 20,000 drivers', async () => {
+    const { db } = database;
+    const franchise = await createAccount(db, { role: 'franchise' });
+    const many = Array.from({ length: 20_000 }, (_, i) => ({
+      id: crypto.randomUUID(),
+      name: `Imported driver ${i}`,
+      franchiseId: franchise.id,
+    }));
+    await db.transaction(async (tx) => {
+      await insertMany(tx, drivers, many);
+      await insertMany(
+        tx,
+        driverDocuments,
+        many.map((driver) => ({ driverId: driver.id, key: 'aadharCard', status: 'submitted' as const })),
+      );
+    });
+    const [kept] = rowsOf(
+      await db.execute(sql`select count(*)::int as n from driver_mandatory_documents
+        where documents::jsonb = '[["aadharCard", "submitted", null]]'::jsonb`),
+    );
+    expect(kept?.n).toBe(20_000);
+  });
+
+  it('empty with the documents, and let every table be emptied at once', async () => {
+    const { db } = database;
+    const franchise = await createAccount(db, { role: 'franchise' });
+    const driver = await createDriver(db, { franchiseId: franchise.id });
+    const write = () =>
+      db.insert(driverDocuments).values({ driverId: driver.id, key: 'aadharCard', status: 'approved' });
+    await write();
+    await db.execute(sql`truncate driver_documents`);
+    expect(await keptOf(db, [driver.id])).toEqual({});
+    await write();
+    // As `npm run seed -- --reset` does: drivers and their documents with a cascade.
+    await resetDatabase(db);
+    const [left] = rowsOf(await db.execute(sql`select count(*)::int as n from driver_mandatory_documents`));
+    expect(left?.n).toBe(0);
   });
 });
 
