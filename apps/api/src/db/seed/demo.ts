@@ -269,7 +269,10 @@ export async function seedDemo(
       }
       customerBar.stop();
 
-      // Trips over the last six months, more of them recent, in every status.
+      // Trips over the last six months, more of them recent, in every status. They are stored
+      // oldest first, as the apps and the import store them: each trip's age is drawn within its
+      // own slice of the distribution, so the table's order on disk is the order of time, as a
+      // real one's is (a newest-first list reads a few pages, not a page per trip).
       const assigned = driverRows.filter((d) => d.franchiseId);
       const tripBar = progressBar(options.progress, 'trips', scale.trips);
       const now = Date.now();
@@ -277,9 +280,10 @@ export async function seedDemo(
       // The next batch is built while the database stores the last one.
       let storing: Promise<void> | null = null;
       for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
-        const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, () => {
+        const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, (_, j) => {
           const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
-          const ageMs = Math.floor(rng.next() ** 2 * 180 * 86_400_000);
+          const share = 1 - (i + j + rng.next()) / scale.trips;
+          const ageMs = Math.floor(share ** 2 * 180 * 86_400_000);
           const state = (driver?.state as State | null) ?? rng.pick(DEALER_STATES);
           return buildTrip(rng, {
             customer: rng.pick(customerRows),
