@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { accounts } from '../../db/schema';
@@ -461,6 +461,43 @@ describe('tokens that are not good', () => {
     const response = await me(token);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual(sessionEnded);
+  });
+
+  it('refuses a token it accepted before, once the token expires', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, account, {
+      expiresAt: new Date(Date.now() + 60_000),
+      sessionExpiresAt: new Date(Date.now() + 3_600_000),
+    });
+    expect((await me(token)).statusCode).toBe(200);
+    expect((await me(token)).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 61_000);
+      const response = await me(token);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(sessionEnded);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('refuses, on a server with another secret, a token that a server with its own secret accepted', async () => {
+    const account = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, account);
+    expect((await me(token)).statusCode).toBe(200);
+    const other = await buildApp({
+      ...testAppOptions(t.db),
+      config: { ...TEST_CONFIG, jwtSecret: 'another-secret-of-forty-characters-long!' },
+    });
+    try {
+      const response = await other.inject({ method: 'GET', url: '/api/auth/me', headers: authHeader(token) });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual(sessionEnded);
+    } finally {
+      await other.close();
+    }
+    expect((await me(token)).statusCode).toBe(200);
   });
 
   it.each(['garbage', 'a.b.c', 'x'.repeat(2000)])('refuses the garbage token %#', async (garbage) => {
