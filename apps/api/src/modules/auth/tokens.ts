@@ -53,24 +53,40 @@ export async function signIdToken(
  * through WebCrypto (the only way jose has) was a sixth of the server's CPU under a list's load: a
  * job handed to the thread pool and back for each request. A token is found here only by its whole
  * text, so only a token already verified with this secret is; its expiry is checked at each use.
+ * The memory is bounded by the tokens' length, not only their number.
  */
 const verified = new Map<string, LRUCache<string, IdTokenClaims>>();
 const VERIFIED_TOKENS = 10_000;
+const VERIFIED_CHARACTERS = 8_000_000;
 
 function verifiedWith(secret: string): LRUCache<string, IdTokenClaims> {
   let tokens = verified.get(secret);
   if (!tokens) {
-    tokens = new LRUCache({ max: VERIFIED_TOKENS });
+    tokens = new LRUCache({
+      max: VERIFIED_TOKENS,
+      maxSize: VERIFIED_CHARACTERS,
+      sizeCalculation: (_claims, token) => token.length + 100,
+    });
     verified.set(secret, tokens);
   }
   return tokens;
 }
+
+/**
+ * A token as this server writes one: three base64url parts without padding, the last the 32 bytes
+ * of an HS256 signature, and no longer than a token's claims can make it. jose's decoding would
+ * also take a signature written with spaces or tabs inside, which would let one token be sent
+ * under endless different texts, each remembered apart.
+ */
+const ISSUED_FORM = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
+const LONGEST_TOKEN = 4_096;
 
 /** As jose judges it: a token is good until the second of its expiry. */
 const unexpired = (claims: IdTokenClaims) => claims.exp > Math.floor(Date.now() / 1000);
 
 /** Verifies signature, issuer and expiry; answers null for any token that is not good. */
 export async function verifyIdToken(token: string, secret: string): Promise<IdTokenClaims | null> {
+  if (token.length > LONGEST_TOKEN || !ISSUED_FORM.test(token)) return null;
   const tokens = verifiedWith(secret);
   const known = tokens.get(token);
   if (known) {
@@ -86,7 +102,12 @@ export async function verifyIdToken(token: string, secret: string): Promise<IdTo
     });
     const role = ROLES.find((r) => payload[r] === true);
     if (!role || !isUuid(payload.sub) || !isUuid(payload.sid)) return null;
-    const claims: IdTokenClaims = { sub: payload.sub, sid: payload.sid, role, exp: payload.exp! };
+    const claims: IdTokenClaims = Object.freeze({
+      sub: payload.sub,
+      sid: payload.sid,
+      role,
+      exp: payload.exp!,
+    });
     tokens.set(token, claims);
     return claims;
   } catch {
