@@ -30,14 +30,14 @@ describe('the demo seed', () => {
   });
 
   it('spreads the trips over six months, half of them in the last one and a half', async () => {
-    const [row] = rowsOf<{ newest: number; oldest: number; recent: number; total: number }>(
+    const [row] = rowsOf(
       await database.db.execute(sql`
         select extract(epoch from now() - max(created_at)) * 1000 as newest,
                extract(epoch from now() - min(created_at)) * 1000 as oldest,
                count(*) filter (where created_at > now() - interval '45 days')::int as recent,
                count(*)::int as total
         from trips`),
-    );
+    ) as { newest: number; oldest: number; recent: number; total: number }[];
     expect(row!.total).toBe(TRIPS);
     expect(Number(row!.newest)).toBeLessThan(DAY);
     expect(Number(row!.oldest)).toBeGreaterThan(170 * DAY);
@@ -51,11 +51,11 @@ describe('the demo seed', () => {
     // A newest-first list of a real table reads a few pages; a table stored in random order of
     // time makes it read a page per trip, and a benchmark on it measures a table nobody has. A
     // trip now and then lands in an older page's free space, as in any table.
-    const [row] = rowsOf<{ backwards: number }>(
+    const [row] = rowsOf(
       await database.db.execute(sql`
         select count(*) filter (where created_at < before)::int as backwards
         from (select created_at, lag(created_at) over (order by ctid) as before from trips) stored`),
-    );
+    ) as { backwards: number }[];
     expect(row!.backwards).toBeLessThan(TRIPS / 100);
   });
 });
