@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { types } from '@electric-sql/pglite';
+import { PGlite, types } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
@@ -42,18 +42,122 @@ describe('the embedded database in a thread of its own', () => {
     expect((duplicate as Error).message).toMatch(/duplicate key/);
   });
 
-  it('keeps the text of dates as Drizzle asks, and refuses a parser or a value it could not carry across', async () => {
+  it("reads values with the caller's parsers, and refuses a value it could not carry across", async () => {
     const raw = (value: unknown) => value;
     const { rows } = await thread.query<unknown[]>("select timestamptz '2026-11-25 10:00:00+05:30'", [], {
       rowMode: 'array',
       parsers: { [types.TIMESTAMPTZ]: raw },
     });
     expect(rows).toEqual([['2026-11-25 04:30:00+00']]);
-    await expect(
-      thread.query('select 1', [], { parsers: { [types.INT4]: (value) => Number(value) * 2 } }),
-    ).rejects.toThrow(/cannot cross threads/);
+    const doubled = await thread.query('select 21 as n', [], {
+      parsers: { [types.INT4]: (value) => Number(value) * 2 },
+    });
+    expect(doubled.rows).toEqual([{ n: 42 }]);
     await expect(thread.query('select $1::int', [() => 1])).rejects.toThrow(/could not be cloned/);
     expect((await thread.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('answers every statement as PGlite itself does: rows in both modes, fields, commands and counts', async () => {
+    const direct = await PGlite.create();
+    try {
+      const setup = 'create table pairs (id int primary key, tags text[], doc jsonb, at timestamptz)';
+      await direct.exec(setup);
+      await thread.exec(setup);
+      const keep = (value: unknown) => value;
+      const statements: [string, unknown[]][] = [
+        [
+          `select array[1, 2]::int[] as ints, array['a', null, 'b "c"', ''] as texts, $1::jsonb as doc,
+                  8000000000::bigint as big, 1.5::numeric as num, 2.5::float8 as f, true as yes,
+                  '\\x0102'::bytea as bytes, null::text as nothing, 'नमस्ते' as hindi, $2::text[] as given,
+                  $3::boolean as flag, $4::timestamptz as at, date '2026-11-25' as day, '00000000-0000-0000-0000-000000000000'::uuid as id,
+                  interval '90 minutes' as span, array[timestamptz '2026-11-25 10:00+05:30'] as ats,
+                  1 as same, 2 as same`,
+          [{ a: [1, 'x'] }, ['x', 'y, z', null], false, new Date('2026-11-25T04:30:00Z')],
+        ],
+        [
+          'insert into pairs values ($1, $2, $3, $4), ($5, $6, $7, $8)',
+          [1, ['a', 'b'], { k: 1 }, new Date('2026-11-25T04:30:00Z'), 2, [], null, '2026-11-26 10:00+05:30'],
+        ],
+        ['select * from pairs order by id', []],
+        ['update pairs set doc = $1 where id = any($2)', [{ k: 2 }, [1, 2]]],
+        ['insert into pairs values (3) returning id, tags', []],
+        ['delete from pairs where id > $1', [1]],
+        ['select * from pairs where id < 0', []],
+        ['', []],
+      ];
+      const modes = [
+        undefined,
+        { rowMode: 'array' as const },
+        {
+          rowMode: 'array' as const,
+          parsers: { [types.TIMESTAMPTZ]: keep, [types.DATE]: keep, [types.INTERVAL]: keep, 1185: keep },
+        },
+      ];
+      for (const [index, [text, params]] of statements.entries()) {
+        // A statement that writes runs once, in one of the modes.
+        for (const options of text.startsWith('select') ? modes : [modes[index % modes.length]]) {
+          const expected = await direct.query(text, params, options);
+          const answered = await thread.query(text, params, options);
+          expect({ text, options, answered }).toEqual({ text, options, answered: expected });
+        }
+      }
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('runs a statement asked again after its table changed, and one that failed, as new', async () => {
+    await thread.exec('create table changing (id int)');
+    const text = 'select * from changing';
+    expect((await thread.query(text)).fields.map((field) => field.name)).toEqual(['id']);
+    await thread.exec('alter table changing add column name text');
+    // PostgreSQL refuses a kept statement whose columns changed; asked again, it is prepared anew.
+    const changed = await thread.query(text).catch((error: unknown) => error);
+    if (changed instanceof Error) expect(changed).toMatchObject({ code: '0A000' });
+    expect((await thread.query(text)).fields.map((field) => field.name)).toEqual(['id', 'name']);
+    await expect(thread.query('select * from nowhere')).rejects.toMatchObject({
+      code: '42P01',
+      query: 'select * from nowhere',
+    });
+    await expect(thread.query('select $1::int', ['x'])).rejects.toMatchObject({ code: '22P02' });
+    expect((await thread.query('select $1::int as n', ['7'])).rows).toEqual([{ n: 7 }]);
+  });
+
+  it('keeps statements prepared in a transaction that rolled back, and one that failed inside it', async () => {
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query('select name from things where id = $1', [1]);
+        await tx.query('select 1 / $1::int', [0]);
+      }),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect((await thread.query('select name from things where id = $1', [1])).rows).toEqual([
+      { name: 'one' },
+    ]);
+    expect((await thread.query('select 1 / $1::int as n', [1])).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('keeps one statement per text, closing those that failed even when they failed in a transaction', async () => {
+    const text = 'select 10 / $1::int as n';
+    const kept = async () =>
+      (
+        await thread.query<{ n: number }>(
+          'select count(*)::int as n from pg_prepared_statements where statement = $1',
+          [text],
+        )
+      ).rows[0]!.n;
+    expect((await thread.query(text, [2])).rows).toEqual([{ n: 5 }]);
+    expect(await kept()).toBe(1);
+    await expect(
+      thread.transaction(async (tx) => {
+        await tx.query(text, [0]).catch(() => {});
+        // Refused, as the transaction has failed; the failed statement is closed all the same.
+        await tx.query('select 11');
+      }),
+    ).rejects.toMatchObject({ code: '25P02' });
+    await thread.query('select 12');
+    expect(await kept()).toBe(0);
+    for (const divisor of [5, 10]) await thread.query(text, [divisor]);
+    expect(await kept()).toBe(1);
   });
 
   it('commits a transaction when its work returns, rolls it back when it throws, and others wait for its end', async () => {

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { QueryOptions, Results } from '@electric-sql/pglite';
+import { parsersOf, readAnswer, type ArrayType, type Parsers } from './pglite-answer';
 
 /**
  * What the worker (pglite-worker.ts) is started with: PGlite's folder, or none for memory; `faults`
@@ -19,14 +20,7 @@ export type ThreadError = {
 
 /** What the server's side asks of the worker; `tx` runs a statement in that open transaction. */
 export type Call =
-  | {
-      op: 'query';
-      text: string;
-      params?: unknown[];
-      rowMode?: 'array' | 'object';
-      rawTypes?: number[];
-      tx?: number;
-    }
+  | { op: 'query'; text: string; params?: unknown[]; tx?: number }
   | { op: 'exec'; text: string; tx?: number }
   | { op: 'begin' }
   | { op: 'end'; tx: number; commit: boolean }
@@ -36,12 +30,15 @@ export type Call =
   | { op: 'close' }
   | { op: 'fault' };
 
-/** What the worker answers: a call's value or error, a notification, or how its start went. */
+/**
+ * What the worker answers: a call's value or error, a notification, or how its start went (with the
+ * database's array types). A query's value is PostgreSQL's answer, as bytes (see readAnswer).
+ */
 export type Reply =
   | { id: number; value: unknown }
   | { id: number; error: ThreadError }
   | { listener: number; payload: string }
-  | { ready: true }
+  | { ready: true; arrays: ArrayType[] }
   | { failed: ThreadError };
 
 /** A transaction of the embedded database, as Drizzle's PGlite session uses one. */
@@ -73,22 +70,6 @@ const rebuild = (error: ThreadError): Error => {
 };
 
 /**
- * Parsers cross the threads as the types whose text is kept as it is: those are the only parsers
- * Drizzle (dates, times, intervals, numeric arrays) and rowReader pass. Any other parser would be
- * lost on the way, so it is refused.
- */
-function rawTypesOf(options: QueryOptions | undefined): number[] | undefined {
-  if (!options?.parsers) return undefined;
-  return Object.entries(options.parsers).map(([type, parse]) => {
-    const probe = '2026-01-01 00:00:00+00';
-    if (parse(probe, Number(type)) !== probe) {
-      throw new Error(`PgliteThread: a parser for type ${type} that changes values cannot cross threads`);
-    }
-    return Number(type);
-  });
-}
-
-/**
  * PGlite in a worker thread of its own, with the part of PGlite's interface the server uses
  * (query, exec, transaction, listen, dumpDataDir, close). PGlite runs every query on the thread
  * that calls it: in the server's thread, a list page's query and the next request's JSON and
@@ -102,6 +83,7 @@ export class PgliteThread {
   >();
   private readonly listeners = new Map<number, (payload: string) => void>();
   private nextId = 1;
+  private parsers: Parsers = {};
   private stopped: Error | null = null;
   private closing = false;
   private stoppedUnasked = false;
@@ -115,7 +97,10 @@ export class PgliteThread {
     };
     this.worker = startWorker(start);
     this.worker.on('message', (reply: Reply) => {
-      if ('ready' in reply) return ready();
+      if ('ready' in reply) {
+        this.parsers = parsersOf(reply.arrays);
+        return ready();
+      }
       if ('failed' in reply) return ready(rebuild(reply.failed));
       if ('listener' in reply) return this.notify(reply.listener, reply.payload);
       const waiting = this.pending.get(reply.id);
@@ -212,14 +197,8 @@ export class PgliteThread {
         `PgliteThread: query options it does not carry across threads: ${unsupported.join(', ')}`,
       );
     }
-    return this.call({
-      op: 'query',
-      text,
-      params,
-      rowMode: options?.rowMode,
-      rawTypes: rawTypesOf(options),
-      tx,
-    });
+    const answer = await this.call<Uint8Array>({ op: 'query', text, params, tx });
+    return readAnswer<T>(answer, this.parsers, { text, params, options });
   }
 
   private async execIn(tx: number | undefined, text: string): Promise<Results[]> {

@@ -4,10 +4,15 @@
  * pglite-thread.ts is the other side and holds the messages' types. Every message is handled as it
  * comes; PGlite itself takes turns between queries and transactions, as it did in the server's
  * thread.
+ *
+ * A query is run here and read there: this thread sends PostgreSQL's answer as the bytes it wrote
+ * (see `query`), and the server's thread turns them into rows, which was a third of this thread's
+ * time, the thread every query waits for.
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
-import { PGlite, type QueryOptions, type Transaction } from '@electric-sql/pglite';
+import { messages, parse, PGlite, protocol, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { ArrayType } from './pglite-answer';
 import type { Call, Reply, ThreadError, ThreadStart } from './pglite-thread';
 
 if (!parentPort) throw new Error('pglite-worker runs as a worker thread of the server (db/pglite-thread.ts)');
@@ -23,13 +28,154 @@ let nextId = 1;
 /** Thrown inside a transaction the server's side rolls back: PGlite then sends ROLLBACK. */
 const ROLL_BACK = Symbol('roll back');
 
-const keep = (value: unknown) => value;
+const { serialize } = protocol;
 
-function optionsOf(call: { rowMode?: 'array' | 'object'; rawTypes?: number[] }): QueryOptions | undefined {
-  if (!call.rowMode && !call.rawTypes) return undefined;
-  const parsers = call.rawTypes ? Object.fromEntries(call.rawTypes.map((type) => [type, keep])) : undefined;
-  return { rowMode: call.rowMode, parsers };
+/**
+ * The statements prepared on PGlite's one session, by their text, least recently used first.
+ * PGlite's own `query` parses every statement again, in five calls into PostgreSQL; a statement
+ * kept here is bound and executed in one. Each execution is still planned for its values
+ * (plan_cache_mode, set at start), as the server plans them (db/client.ts).
+ */
+const prepared = new Map<string, { name: string; types: number[] }>();
+const MAX_PREPARED = 1000;
+/** Statements to close with the next statement prepared: evicted, or whose execution failed. */
+const retired: string[] = [];
+let nextStatement = 1;
+
+function joined(parts: Uint8Array[]): Uint8Array {
+  const whole = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    whole.set(part, offset);
+    offset += part.length;
+  }
+  return whole;
 }
+
+/** The codes of the messages in PostgreSQL's answer (each: a code, then its length). */
+function codesOf(answer: Uint8Array): Set<number> {
+  const codes = new Set<number>();
+  const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
+  for (let offset = 0; offset + 5 <= answer.length; offset += 1 + view.getUint32(offset + 1)) {
+    codes.add(answer[offset]!);
+  }
+  return codes;
+}
+
+/**
+ * PostgreSQL's answer to `message`, as it wrote it. PGlite's execProtocolRaw would also read every
+ * message of it (and keep them until its next own query); the stream hands the bytes over only.
+ */
+async function exchange(message: Uint8Array): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  // The bytes are a view of PostgreSQL's memory, reused by the next write: copied.
+  await db.execProtocolRawStream(message, {
+    syncToFs: false,
+    onRawData: (bytes) => chunks.push(bytes.slice()),
+  });
+  return chunks.length === 1 ? chunks[0]! : joined(chunks);
+}
+
+const ERROR = 0x45; // 'E'
+const NOTIFICATION = 0x41; // 'A'
+
+/** A statement's name and its parameters' types, or PostgreSQL's answer when it cannot be prepared. */
+async function prepare(text: string): Promise<{ name: string; types: number[] } | Uint8Array> {
+  const known = prepared.get(text);
+  if (known) {
+    prepared.delete(text);
+    prepared.set(text, known);
+    return known;
+  }
+  for (const [oldest, statement] of prepared) {
+    if (prepared.size < MAX_PREPARED) break;
+    prepared.delete(oldest);
+    retired.push(statement.name);
+  }
+  const name = `bmet_${nextStatement++}`;
+  const answer = await exchange(
+    joined([
+      ...retired.splice(0).map((old) => serialize.close({ type: 'S', name: old })),
+      serialize.parse({ name, text }),
+      serialize.describe({ type: 'S', name }),
+      serialize.sync(),
+    ]),
+  );
+  const replies: messages.BackendMessage[] = [];
+  new protocol.Parser().parse(answer, (reply) => replies.push(reply));
+  // The statements to close are closed even so: only the messages after an error wait for Sync.
+  if (replies.some((reply) => reply instanceof messages.DatabaseError)) return answer;
+  const statement = { name, types: parse.parseDescribeStatementResults(replies) };
+  prepared.set(text, statement);
+  return statement;
+}
+
+/** Hands the notifications in an answer to this thread's listeners, as PGlite does with its own. */
+function notify(answer: Uint8Array) {
+  new protocol.Parser().parse(answer, (reply) => {
+    if (!(reply instanceof messages.NotificationResponseMessage)) return;
+    for (const listener of channels.get(reply.channel) ?? []) {
+      port.postMessage({ listener, payload: reply.payload } satisfies Reply);
+    }
+  });
+}
+
+/**
+ * Runs a statement and answers PostgreSQL's answer as it wrote it, for the server's thread to read
+ * (PgliteThread): the rows, or the error, of one prepared statement bound to `params`. The
+ * parameters are written as PGlite writes them, by the types PostgreSQL gave them.
+ */
+async function query(text: string, params: unknown[]): Promise<Uint8Array> {
+  if (db.closed) throw new Error('PGlite is closed');
+  const statement = await prepare(text);
+  if (statement instanceof Uint8Array) return statement;
+  const values = params.map((param, i) => {
+    if (param === null || param === undefined) return null;
+    const write = db.serializers[statement.types[i]!];
+    return write ? write(param) : String(param);
+  });
+  const answer = await exchange(
+    joined([
+      serialize.bind({ statement: statement.name, values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ]),
+  );
+  const codes = codesOf(answer);
+  if (codes.has(NOTIFICATION)) notify(answer);
+  // Prepared again when next asked: a failure may come of the statement itself (a table it reads
+  // has changed its columns since).
+  if (codes.has(ERROR) && prepared.get(text) === statement) {
+    prepared.delete(text);
+    retired.push(statement.name);
+  }
+  return answer;
+}
+
+/**
+ * A statement takes its turn as PGlite's own `query` does: inside a transaction, after the
+ * transaction's statement before it; outside, after every transaction and statement before it, its
+ * writes then reaching the folder as PGlite's own do.
+ */
+function inTurn<T>(tx: number | undefined, work: () => Promise<T>): Promise<T> {
+  if (tx !== undefined) {
+    if (!transactions.has(tx)) return Promise.reject(new Error('This transaction has ended'));
+    return db.runExclusive(work);
+  }
+  return db._runExclusiveTransaction(() =>
+    db.runExclusive(async () => {
+      const value = await work();
+      await db.syncToFs();
+      return value;
+    }),
+  );
+}
+
+/** The listeners of each channel (by PostgreSQL's name for it), for notifications in `query`'s answers. */
+const channels = new Map<string, Set<number>>();
+const pgName = (channel: string) =>
+  channel.startsWith('"') && channel.endsWith('"') ? channel.slice(1, -1) : channel.toLowerCase();
 
 /**
  * An error as the server's side rebuilds it: its message and name, and the fields PostgreSQL
@@ -81,10 +227,13 @@ async function end(id: number, commit: boolean): Promise<null> {
   return null;
 }
 
-async function run(call: Call): Promise<{ value: unknown }> {
+async function run(call: Call): Promise<{ value: unknown; transfer?: ArrayBuffer[] }> {
   switch (call.op) {
-    case 'query':
-      return { value: await transactionOf(call.tx).query(call.text, call.params, optionsOf(call)) };
+    case 'query': {
+      const answer = await inTurn(call.tx, () => query(call.text, call.params ?? []));
+      // The answer's bytes move to the server's thread rather than being copied.
+      return { value: answer, transfer: [answer.buffer as ArrayBuffer] };
+    }
     case 'exec':
       return { value: await transactionOf(call.tx).exec(call.text) };
     case 'begin':
@@ -96,7 +245,12 @@ async function run(call: Call): Promise<{ value: unknown }> {
       const unlisten = await db.listen(call.channel, (payload) => {
         port.postMessage({ listener: id, payload } satisfies Reply);
       });
-      listeners.set(id, unlisten);
+      const channel = pgName(call.channel);
+      channels.set(channel, (channels.get(channel) ?? new Set()).add(id));
+      listeners.set(id, async () => {
+        channels.get(channel)?.delete(id);
+        await unlisten();
+      });
       return { value: id };
     }
     case 'unlisten': {
@@ -142,7 +296,15 @@ const { dataDir, faults = false } = workerData as ThreadStart;
 let db: PGlite;
 try {
   db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-  port.postMessage({ ready: true } satisfies Reply);
+  // Statements are prepared once (see `prepare`), but planned for each execution's values, as
+  // PGlite's unnamed statements were.
+  await db.exec('set plan_cache_mode = force_custom_plan');
+  // The array types PGlite reads at start, for the server's thread to read arrays as PGlite does.
+  const arrays = await db.query<ArrayType>(`
+    select b.oid, b.typarray from pg_catalog.pg_type a
+    left join pg_catalog.pg_type b on b.oid = a.typelem
+    where a.typcategory = 'A' group by b.oid, b.typarray order by b.oid`);
+  port.postMessage({ ready: true, arrays: arrays.rows } satisfies Reply);
 } catch (error) {
   port.postMessage({ failed: errorOf(error) } satisfies Reply);
   throw error;
@@ -150,7 +312,7 @@ try {
 
 port.on('message', (message: Call & { id: number }) => {
   run(message)
-    .then(({ value }) => port.postMessage({ id: message.id, value } satisfies Reply))
+    .then(({ value, transfer }) => port.postMessage({ id: message.id, value } satisfies Reply, transfer))
     // Its failure, or an answer that cannot cross threads: the call is answered with the error.
     .catch((error: unknown) => {
       port.postMessage({ id: message.id, error: errorOf(error) } satisfies Reply);
