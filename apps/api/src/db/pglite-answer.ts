@@ -57,7 +57,7 @@ export function readAnswer<T>(
       fields = new Array(count);
       for (let i = 0; i < count; i++) {
         const nul = bytes.indexOf(0, at);
-        const name = bytes.toString('utf8', at, nul);
+        const name = textOf(bytes, at, nul);
         // After the name: the table's oid (4), the column's number (2), then the type's oid.
         fields[i] = { name, dataTypeID: bytes.readUInt32BE(nul + 7) };
         at = nul + 19;
@@ -72,13 +72,21 @@ export function readAnswer<T>(
         at += 4;
         let value: unknown = null;
         if (length >= 0) {
-          const text = bytes.toString('utf8', at, at + length);
+          const text = textOf(bytes, at, at + length);
           const read = reads[i];
           value = read ? read(text, fields[i]!.dataTypeID) : text;
           at += length;
         }
         if (arrays) (values as unknown[])[i] = value;
-        else (values as Record<string, unknown>)[fields[i]!.name] = value;
+        else if (fields[i]!.name === '__proto__') {
+          // A column of that name is a property of the row, as PGlite makes it, not its prototype.
+          Object.defineProperty(values, '__proto__', {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        } else (values as Record<string, unknown>)[fields[i]!.name] = value;
       }
       rows.push(values);
     } else if (code === COMMAND_COMPLETE) {
@@ -91,6 +99,16 @@ export function readAnswer<T>(
     offset = end;
   }
   return result ?? { rows: [], fields: [], affectedRows: 0 };
+}
+
+/**
+ * The text from `start` to `end`, decoded as PGlite decodes it (TextDecoder), which drops a byte
+ * order mark at the start.
+ */
+function textOf(bytes: Buffer, start: number, end: number): string {
+  const marked =
+    end - start >= 3 && bytes[start] === 0xef && bytes[start + 1] === 0xbb && bytes[start + 2] === 0xbf;
+  return bytes.toString('utf8', marked ? start + 3 : start, end);
 }
 
 /** The answer's error, read by PGlite's own parser (errors are few), as PGlite throws it. */

@@ -71,7 +71,7 @@ describe('the embedded database in a thread of its own', () => {
                   '\\x0102'::bytea as bytes, null::text as nothing, 'नमस्ते' as hindi, $2::text[] as given,
                   $3::boolean as flag, $4::timestamptz as at, date '2026-11-25' as day, '00000000-0000-0000-0000-000000000000'::uuid as id,
                   interval '90 minutes' as span, array[timestamptz '2026-11-25 10:00+05:30'] as ats,
-                  1 as same, 2 as same`,
+                  1 as same, 2 as same, 'x' as "__proto__", E'\\uFEFFmarked' as "\uFEFFmark"`,
           [{ a: [1, 'x'] }, ['x', 'y, z', null], false, new Date('2026-11-25T04:30:00Z')],
         ],
         [
@@ -106,15 +106,29 @@ describe('the embedded database in a thread of its own', () => {
     }
   });
 
-  it('runs a statement asked again after its table changed, and one that failed, as new', async () => {
-    await thread.exec('create table changing (id int)');
-    const text = 'select * from changing';
-    expect((await thread.query(text)).fields.map((field) => field.name)).toEqual(['id']);
+  it('answers a statement whose table changed as PGlite would, prepared anew, and refuses bad ones as PGlite does', async () => {
+    await thread.exec('create table changing (id int, size int)');
+    const read = 'select * from changing';
+    const write = 'insert into changing (id, size) values ($1, $2) returning size';
+    expect((await thread.query(read)).fields.map((field) => field.name)).toEqual(['id', 'size']);
+    expect((await thread.query(write, [1, 2])).rows).toEqual([{ size: 2 }]);
     await thread.exec('alter table changing add column name text');
-    // PostgreSQL refuses a kept statement whose columns changed; asked again, it is prepared anew.
-    const changed = await thread.query(text).catch((error: unknown) => error);
-    if (changed instanceof Error) expect(changed).toMatchObject({ code: '0A000' });
-    expect((await thread.query(text)).fields.map((field) => field.name)).toEqual(['id', 'name']);
+    await thread.exec('alter table changing alter column size type text');
+    // PostgreSQL refuses kept statements whose columns or types changed; outside a transaction
+    // they are prepared anew at once, as PGlite prepares every statement.
+    expect((await thread.query(read)).fields.map((field) => field.name)).toEqual(['id', 'size', 'name']);
+    expect((await thread.query(write, [2, 'large'])).rows).toEqual([{ size: 'large' }]);
+
+    // Inside a transaction PostgreSQL has failed the transaction by then: the next asking succeeds.
+    await thread.exec('alter table changing add column seats int');
+    await expect(thread.transaction((tx) => tx.query(read))).rejects.toMatchObject({ code: '0A000' });
+    expect((await thread.query(read)).fields.map((field) => field.name)).toEqual([
+      'id',
+      'size',
+      'name',
+      'seats',
+    ]);
+
     await expect(thread.query('select * from nowhere')).rejects.toMatchObject({
       code: '42P01',
       query: 'select * from nowhere',
@@ -136,7 +150,7 @@ describe('the embedded database in a thread of its own', () => {
     expect((await thread.query('select 1 / $1::int as n', [1])).rows).toEqual([{ n: 1 }]);
   });
 
-  it('keeps one statement per text, closing those that failed even when they failed in a transaction', async () => {
+  it('keeps one statement per text, and closes one that could not be bound, inside a failed transaction too', async () => {
     const text = 'select 10 / $1::int as n';
     const kept = async () =>
       (

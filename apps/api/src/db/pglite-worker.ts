@@ -38,7 +38,7 @@ const { serialize } = protocol;
  */
 const prepared = new Map<string, { name: string; types: number[] }>();
 const MAX_PREPARED = 1000;
-/** Statements to close with the next statement prepared: evicted, or whose execution failed. */
+/** Statements to close with the next statement prepared: evicted, or found out of date. */
 const retired: string[] = [];
 let nextStatement = 1;
 
@@ -52,14 +52,32 @@ function joined(parts: Uint8Array[]): Uint8Array {
   return whole;
 }
 
-/** The codes of the messages in PostgreSQL's answer (each: a code, then its length). */
-function codesOf(answer: Uint8Array): Set<number> {
-  const codes = new Set<number>();
+const ERROR = 0x45; // 'E'
+const NOTIFICATION = 0x41; // 'A'
+const BIND_COMPLETE = 0x32; // '2'
+const READY = 0x5a; // 'Z'
+const IDLE = 0x49; // 'I', no transaction open
+
+/**
+ * What an answer holds, by its messages' codes (each message: a code, then its length): whether it
+ * failed, and before binding (nothing ran), whether it carries notifications, and whether it left
+ * no transaction open.
+ */
+function scan(answer: Uint8Array) {
   const view = new DataView(answer.buffer, answer.byteOffset, answer.byteLength);
+  const found = { failed: false, failedToBind: false, notifications: false, idle: false };
+  let bound = false;
   for (let offset = 0; offset + 5 <= answer.length; offset += 1 + view.getUint32(offset + 1)) {
-    codes.add(answer[offset]!);
+    const code = answer[offset];
+    if (code === BIND_COMPLETE) bound = true;
+    else if (code === NOTIFICATION) found.notifications = true;
+    else if (code === READY) found.idle = answer[offset + 5] === IDLE;
+    else if (code === ERROR && !found.failed) {
+      found.failed = true;
+      found.failedToBind = !bound;
+    }
   }
-  return codes;
+  return found;
 }
 
 /**
@@ -76,8 +94,11 @@ async function exchange(message: Uint8Array): Promise<Uint8Array> {
   return chunks.length === 1 ? chunks[0]! : joined(chunks);
 }
 
-const ERROR = 0x45; // 'E'
-const NOTIFICATION = 0x41; // 'A'
+/**
+ * The statements worth keeping: the application's reads and writes. Others (a migration's DDL, a
+ * SET) run once, as the unnamed statement, and take no room in PostgreSQL's memory afterwards.
+ */
+const KEPT = /^\s*(select|insert|update|delete|with)\b/i;
 
 /** A statement's name and its parameters' types, or PostgreSQL's answer when it cannot be prepared. */
 async function prepare(text: string): Promise<{ name: string; types: number[] } | Uint8Array> {
@@ -92,7 +113,8 @@ async function prepare(text: string): Promise<{ name: string; types: number[] } 
     prepared.delete(oldest);
     retired.push(statement.name);
   }
-  const name = `bmet_${nextStatement++}`;
+  const keep = KEPT.test(text);
+  const name = keep ? `bmet_${nextStatement++}` : '';
   const answer = await exchange(
     joined([
       ...retired.splice(0).map((old) => serialize.close({ type: 'S', name: old })),
@@ -106,7 +128,7 @@ async function prepare(text: string): Promise<{ name: string; types: number[] } 
   // The statements to close are closed even so: only the messages after an error wait for Sync.
   if (replies.some((reply) => reply instanceof messages.DatabaseError)) return answer;
   const statement = { name, types: parse.parseDescribeStatementResults(replies) };
-  prepared.set(text, statement);
+  if (keep) prepared.set(text, statement);
   return statement;
 }
 
@@ -125,8 +147,9 @@ function notify(answer: Uint8Array) {
  * (PgliteThread): the rows, or the error, of one prepared statement bound to `params`. The
  * parameters are written as PGlite writes them, by the types PostgreSQL gave them.
  */
-async function query(text: string, params: unknown[]): Promise<Uint8Array> {
-  if (db.closed) throw new Error('PGlite is closed');
+async function query(text: string, params: unknown[], again = true): Promise<Uint8Array> {
+  // PGlite's own query refuses as soon as PGlite begins to close, not only once it has closed.
+  if (!db.ready) throw new Error(db.closed ? 'PGlite is closed' : 'PGlite is closing');
   const statement = await prepare(text);
   if (statement instanceof Uint8Array) return statement;
   const values = params.map((param, i) => {
@@ -142,13 +165,16 @@ async function query(text: string, params: unknown[]): Promise<Uint8Array> {
       serialize.sync(),
     ]),
   );
-  const codes = codesOf(answer);
-  if (codes.has(NOTIFICATION)) notify(answer);
-  // Prepared again when next asked: a failure may come of the statement itself (a table it reads
-  // has changed its columns since).
-  if (codes.has(ERROR) && prepared.get(text) === statement) {
+  const found = scan(answer);
+  if (found.notifications) notify(answer);
+  // A kept statement that cannot be bound may be out of date: a table it reads has changed its
+  // columns since, or a column its types. It is closed, and prepared again: at once when no
+  // transaction is open (nothing ran), as PGlite, which prepares every statement anew, would have
+  // answered; inside one, PostgreSQL has failed the transaction, and the next asking prepares it.
+  if (found.failedToBind && statement.name && prepared.get(text) === statement) {
     prepared.delete(text);
     retired.push(statement.name);
+    if (again && found.idle) return query(text, params, false);
   }
   return answer;
 }
@@ -242,11 +268,19 @@ async function run(call: Call): Promise<{ value: unknown; transfer?: ArrayBuffer
       return { value: await end(call.tx, call.commit) };
     case 'listen': {
       const id = nextId++;
-      const unlisten = await db.listen(call.channel, (payload) => {
-        port.postMessage({ listener: id, payload } satisfies Reply);
-      });
+      // Listening before LISTEN runs, as PGlite does: a statement that takes its turn between LISTEN
+      // and the answer may notify.
       const channel = pgName(call.channel);
       channels.set(channel, (channels.get(channel) ?? new Set()).add(id));
+      let unlisten: () => Promise<void>;
+      try {
+        unlisten = await db.listen(call.channel, (payload) => {
+          port.postMessage({ listener: id, payload } satisfies Reply);
+        });
+      } catch (error) {
+        channels.get(channel)?.delete(id);
+        throw error;
+      }
       listeners.set(id, async () => {
         channels.get(channel)?.delete(id);
         await unlisten();
