@@ -15,11 +15,17 @@ export function parsersOf(arrays: ArrayType[]): Parsers {
   return parsers;
 }
 
-// The messages of an answer to Bind, Describe (portal), Execute and Sync.
-const ROW_DESCRIPTION = 0x54; // 'T'
-const DATA_ROW = 0x44; // 'D'
-const COMMAND_COMPLETE = 0x43; // 'C'
-const ERROR = 0x45; // 'E'
+/** The codes of PostgreSQL's messages that the worker and the reader look for. */
+export const CODES = {
+  ROW_DESCRIPTION: 0x54, // 'T'
+  DATA_ROW: 0x44, // 'D'
+  COMMAND_COMPLETE: 0x43, // 'C'
+  ERROR: 0x45, // 'E'
+  NOTIFICATION: 0x41, // 'A'
+  BIND_COMPLETE: 0x32, // '2'
+  READY: 0x5a, // 'Z', followed by the transaction's state
+} as const;
+const { ROW_DESCRIPTION, DATA_ROW, COMMAND_COMPLETE, ERROR } = CODES;
 
 /** The commands whose tag ends in the rows they changed, as PGlite counts them. */
 const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);

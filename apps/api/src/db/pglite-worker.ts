@@ -12,7 +12,7 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { messages, parse, PGlite, protocol, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import type { ArrayType } from './pglite-answer';
+import { CODES, type ArrayType } from './pglite-answer';
 import type { Call, Reply, ThreadError, ThreadStart } from './pglite-thread';
 
 if (!parentPort) throw new Error('pglite-worker runs as a worker thread of the server (db/pglite-thread.ts)');
@@ -32,7 +32,7 @@ const { serialize } = protocol;
 
 /**
  * The statements prepared on PGlite's one session, by their text, least recently used first.
- * PGlite's own `query` parses every statement again, in five calls into PostgreSQL; a statement
+ * PGlite's own `query` parses every statement again, in six calls into PostgreSQL; a statement
  * kept here is bound and executed in one. Each execution is still planned for its values
  * (plan_cache_mode, set at start), as the server plans them (db/client.ts).
  */
@@ -52,11 +52,8 @@ function joined(parts: Uint8Array[]): Uint8Array {
   return whole;
 }
 
-const ERROR = 0x45; // 'E'
-const NOTIFICATION = 0x41; // 'A'
-const BIND_COMPLETE = 0x32; // '2'
-const READY = 0x5a; // 'Z'
-const IDLE = 0x49; // 'I', no transaction open
+const { ERROR, NOTIFICATION, BIND_COMPLETE, READY } = CODES;
+const IDLE = 0x49; // 'I': the state after READY when no transaction is open
 
 /**
  * What an answer holds, by its messages' codes (each message: a code, then its length): whether it
@@ -93,6 +90,9 @@ async function exchange(message: Uint8Array): Promise<Uint8Array> {
   });
   return chunks.length === 1 ? chunks[0]! : joined(chunks);
 }
+
+/** What follows a statement's Bind, the same for every statement: describe, execute, sync. */
+const RUN = joined([serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]);
 
 /**
  * The statements worth keeping: the application's reads and writes. Others (a migration's DDL, a
@@ -157,14 +157,7 @@ async function query(text: string, params: unknown[], again = true): Promise<Uin
     const write = db.serializers[statement.types[i]!];
     return write ? write(param) : String(param);
   });
-  const answer = await exchange(
-    joined([
-      serialize.bind({ statement: statement.name, values }),
-      serialize.describe({ type: 'P' }),
-      serialize.execute({}),
-      serialize.sync(),
-    ]),
-  );
+  const answer = await exchange(joined([serialize.bind({ statement: statement.name, values }), RUN]));
   const found = scan(answer);
   if (found.notifications) notify(answer);
   // A kept statement that cannot be bound may be out of date: a table it reads has changed its
