@@ -1,6 +1,8 @@
 # Book-My-ETaxi staff console: one image for every instance. Build: docker build -t bmet-console .
-# Run: docker run -p 3000:3000 -v bmet-data:/data bmet-console (embedded database, demo data), or
-# with DATABASE_URL, JWT_SECRET, REDIS_URL and S3_* for several instances (see compose.yaml).
+# Run: docker run -p 3000:3000 -v bmet-data:/data bmet-console (embedded database, no demo data:
+# create the first admin with `docker run --rm -it -v bmet-data:/data bmet-console npm run
+# create-admin -- --email you@example.in`, the server stopped), or with DATABASE_URL, JWT_SECRET,
+# REDIS_URL and S3_* for several instances (see compose.yaml).
 
 FROM node:22-bookworm-slim AS build
 WORKDIR /app

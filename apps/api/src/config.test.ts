@@ -6,6 +6,7 @@ import {
   ConfigError,
   envSchema,
   loadConfig,
+  loadToolConfig,
   readEnvFile,
   REPO_ROOT,
   severalInstanceWarnings,
@@ -69,6 +70,31 @@ describe('loadConfig', () => {
       demoData: false,
       jwtSecret: SECRET,
     });
+  });
+
+  it('loads no demo data in production, even on the embedded database', () => {
+    expect(loadConfig({ NODE_ENV: 'production', DATA_DIR: tempFolder() }).demoData).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'test', DATA_DIR: tempFolder() }).demoData).toBe(true);
+  });
+
+  it('refuses DEMO_DATA=true in production, where the demo password would open an admin account', () => {
+    const error = configError({ NODE_ENV: 'production', DEMO_DATA: 'true', DATA_DIR: tempFolder() });
+    expect(error.message).toMatch(/^Invalid configuration:\n {2}DEMO_DATA: .*published password/);
+    expect(error.message).toContain('npm run create-admin');
+  });
+
+  it('lets a command that signs no token run on DATABASE_URL without JWT_SECRET, and writes no secret', () => {
+    const folder = tempFolder();
+    const config = loadToolConfig({
+      DATABASE_URL: 'postgres://app@db.internal:5432/etaxi',
+      DATA_DIR: folder,
+    });
+    expect(config.databaseUrl).toBe('postgres://app@db.internal:5432/etaxi');
+    expect(config).not.toHaveProperty('jwtSecret');
+    expect(existsSync(join(folder, 'jwt-secret'))).toBe(false);
+    expect(() =>
+      loadConfig({ DATABASE_URL: 'postgres://app@db.internal:5432/etaxi', DATA_DIR: folder }),
+    ).toThrow(/JWT_SECRET: required with DATABASE_URL/);
   });
 
   it('names PORT in a readable error when it is not a number', () => {

@@ -232,6 +232,21 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): {
 
 /** Parses the environment, failing with one readable line per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return readConfig(env, { signsTokens: true }) as Config;
+}
+
+/**
+ * The configuration of a command that signs no token (`seed`, `create-admin`, `compliance:remind`):
+ * it needs no JWT_SECRET beside DATABASE_URL, and creates no secret in the data folder.
+ */
+export function loadToolConfig(env: NodeJS.ProcessEnv = process.env): Omit<Config, 'jwtSecret'> {
+  return readConfig(env, { signsTokens: false });
+}
+
+function readConfig(
+  env: NodeJS.ProcessEnv,
+  { signsTokens }: { signsTokens: boolean },
+): Config | Omit<Config, 'jwtSecret'> {
   if (env === process.env) readEnvFile(env);
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {
@@ -242,9 +257,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolveFromInvocation(e.DATA_DIR);
   // With a server database several instances may run, and each would otherwise sign tokens with
   // a secret of its own (kept in its own DATA_DIR): tokens would fail at random.
-  if (e.DATABASE_URL && !e.JWT_SECRET) {
+  if (signsTokens && e.DATABASE_URL && !e.JWT_SECRET) {
     throw new ConfigError(
       'Invalid configuration:\n  JWT_SECRET: required with DATABASE_URL (32+ characters, the same for every instance)',
+    );
+  }
+  // The demo accounts share one published password: a production server never creates them, and
+  // asking it to is a mistake said at start rather than an admin anyone can sign in as.
+  if (e.NODE_ENV === 'production' && e.DEMO_DATA) {
+    throw new ConfigError(
+      'Invalid configuration:\n  DEMO_DATA: the demo accounts have a published password and are never ' +
+        'loaded with NODE_ENV=production; create the first admin with `npm run create-admin`',
     );
   }
   return {
@@ -253,9 +276,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     databaseUrl: e.DATABASE_URL,
-    jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir),
+    ...(signsTokens ? { jwtSecret: e.JWT_SECRET ?? loadOrCreateSecret(dataDir) } : {}),
     tokenTtlHours: e.TOKEN_TTL_HOURS,
-    demoData: e.DEMO_DATA ?? !e.DATABASE_URL,
+    demoData: e.DEMO_DATA ?? (e.NODE_ENV !== 'production' && !e.DATABASE_URL),
     demoPassword: e.DEMO_PASSWORD,
     logLevel: e.LOG_LEVEL,
     logPretty: e.LOG_PRETTY ?? (process.stdout.isTTY && e.NODE_ENV !== 'production'),

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { freePort } from './lib/free-port';
+import { killServerProcesses, startServerProcess, type ServerProcess } from './test/server-process';
 
 /**
  * Acknowledged writes survive a crash: a real server process under write load (trip feedback, rate
@@ -15,58 +13,26 @@ import { freePort } from './lib/free-port';
  * embedded database always; on PostgreSQL too when TEST_DATABASE_URL is set.
  */
 
-const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PASSWORD = 'crash-test-password-2026';
 const LOAD_MS = 2_500;
 
-type Server = { child: ChildProcess; baseUrl: string; output: () => string; exited: Promise<unknown> };
-const running: ChildProcess[] = [];
+type Server = ServerProcess;
 const cleanups: (() => Promise<void> | void)[] = [];
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  killServerProcesses();
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** Starts `src/server.ts` as `npm start` does and waits until it answers. */
-async function startServer(env: Record<string, string>): Promise<Server> {
-  const port = await freePort();
-  const merged: Record<string, string | undefined> = {
-    ...process.env,
-    LOG_PRETTY: 'false',
-    LOG_LEVEL: 'info',
+/** A server with the demo data, a known secret and no rate limit in the way of the load. */
+function startServer(env: Record<string, string>): Promise<Server> {
+  return startServerProcess({
     DEMO_DATA: 'true',
     DEMO_PASSWORD: PASSWORD,
     JWT_SECRET: 'crash-test-secret-crash-test-secret-0123',
     RATE_LIMIT_PER_MINUTE: '100000',
-    PORT: String(port),
-    HOST: '127.0.0.1',
     ...env,
-  };
-  // An empty value unsets a variable (the embedded database even when the shell names a server).
-  for (const [key, value] of Object.entries(merged)) if (value === '') delete merged[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'src/server.ts')], {
-    cwd: API_ROOT,
-    env: merged,
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  running.push(child);
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise((resolve) => child.on('exit', resolve));
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const until = Date.now() + 90_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`The server exited at start:\n${output}`);
-    if (Date.now() > until) throw new Error(`The server did not start in time:\n${output}`);
-    const ready = await fetch(`${baseUrl}/api/docs/json`).then(
-      (response) => response.ok && output.includes('Book-My-ETaxi staff console:'),
-      () => false,
-    );
-    if (ready) return { child, baseUrl, output: () => output, exited };
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
 }
 
 type Client = (method: string, path: string, body?: unknown, token?: string) => Promise<Response>;

@@ -5,7 +5,8 @@ import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
 import { analyzeDatabase, openDatabase, POOL_SIZE, vacuumWhereNeeded } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
-import { isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
+import { disableDemoAccounts, isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
+import { findAdminEmails } from './modules/auth/repository';
 import { removeExpiredRows } from './infra/expired-rows';
 import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
@@ -76,6 +77,26 @@ async function main() {
     });
     app.log.info(summary ?? {}, summary ? 'demo data loaded' : 'demo data loaded by another instance');
     await analyzeDatabase(database.db);
+  }
+
+  if (config.env === 'production') {
+    const disabled = await disableDemoAccounts(database.db);
+    if (disabled.length) {
+      app.log.error(
+        { accounts: disabled },
+        `${disabled.length} demo accounts were disabled: their password is published, and a ` +
+          'production server keeps none',
+      );
+    }
+  }
+  if (!config.demoData && (await findAdminEmails(database.db)).length === 0) {
+    app.log.warn(
+      'No admin account yet. Create the first one with ' +
+        '`npm run create-admin -- --email you@example.in --name "Your Name"`' +
+        (database.kind === 'pglite'
+          ? ' (stop this server first: the embedded database takes one process)'
+          : ''),
+    );
   }
 
   // PGlite has no autovacuum: statistics are refreshed now and then, and tables with many dead

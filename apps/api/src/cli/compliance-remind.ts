@@ -1,5 +1,5 @@
 import { documentLabel } from '@bmet/shared/labels';
-import { ConfigError, loadConfig } from '../config';
+import { ConfigError, loadToolConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { DataDirBusyError } from '../db/data-dir-lock';
 import { createMailer } from '../infra/mailer';
@@ -12,7 +12,7 @@ import { formatCalendarDate, sendExpiryReminders } from '../modules/compliance/r
  * servers, taking the same lock as their daily run.
  */
 async function main() {
-  const config = loadConfig();
+  const config = loadToolConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   // Without SMTP_URL the mails are printed here, as the server prints them to its log.
   const mailer = createMailer({

@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { emailSchema } from '@bmet/shared/schemas/common';
-import { loadConfig } from '../config';
+import { loadToolConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { accounts } from '../db/schema';
 import { findAccountByEmail } from '../modules/auth/repository';
@@ -48,7 +48,7 @@ async function main() {
   const problem = checkPasswordPolicy(password);
   if (problem) throw new Error(problem);
 
-  const config = loadConfig();
+  const config = loadToolConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (await findAccountByEmail(database.db, email.data)) {

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../../config';
+import { loadToolConfig } from '../../config';
 import { analyzeDatabase, openDatabase } from '../client';
 import { DEFAULT_SCALE, isDatabaseEmpty, resetDatabase, seedDemo } from './demo';
 import { createObjectStore } from '../../infra/create-object-store';
@@ -40,7 +40,13 @@ async function main() {
   if ((cleaned.trips ?? 0) > 0 && cleaned.customers === 0)
     throw new Error('--customers must be at least 1 when there are trips');
 
-  const config = loadConfig();
+  const config = loadToolConfig();
+  // The demo accounts share a published password: never in a production database.
+  if (config.env === 'production') {
+    throw new Error(
+      'The demo data is never loaded with NODE_ENV=production (its accounts have a published password).',
+    );
+  }
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   try {
     if (values.reset) await resetDatabase(database.db);

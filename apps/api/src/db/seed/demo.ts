@@ -51,6 +51,22 @@ export const DEMO_ACCOUNTS = {
   franchise: 'franchise@bookmyetaxi.test',
 } as const;
 
+/** Every demo account's email ends so: `.test` is reserved and can receive no mail (RFC 2606). */
+export const DEMO_EMAIL_DOMAIN = '@bookmyetaxi.test';
+
+/**
+ * Disables the demo accounts a database holds (all share a published password), for a production
+ * server started on a database seeded before; answers their emails.
+ */
+export async function disableDemoAccounts(db: Db): Promise<string[]> {
+  const rows = await db
+    .update(accounts)
+    .set({ disabled: true })
+    .where(sql`${accounts.email} like ${'%' + DEMO_EMAIL_DOMAIN} and ${accounts.disabled} = false`)
+    .returning({ email: accounts.email });
+  return rows.map((row) => row.email);
+}
+
 const DEALER_STATES: State[] = [
   'maharashtra',
   'karnataka',
