@@ -161,7 +161,7 @@ function resolveFromInvocation(path: string): string {
 function loadOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(48).toString('base64url');
   try {
     // Created exclusively: of two processes starting at once, both read the one secret written.

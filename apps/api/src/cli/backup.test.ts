@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
+  chmodSync,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -7,6 +8,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port';
+import { findEntriesOpenToOthers } from '../test/open-entries';
 
 const API_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = 'backup-test-demo-password';
@@ -174,6 +177,8 @@ describe('npm run backup and npm run restore', () => {
     const work = newFolder();
     sourceDir = join(work, 'source');
     const source = await startServer(sourceDir);
+    // The database, the images, the token secret: no other local user may read or change them.
+    expect(findEntriesOpenToOthers(sourceDir)).toEqual([]);
     const admin = await signIn(source, 'admin@bookmyetaxi.test', 'admin');
     // The backup route exists only for the key of the data folder's control file, and is not documented.
     const control = JSON.parse(readFileSync(join(sourceDir, 'control.json'), 'utf8')) as { key: string };
@@ -219,6 +224,7 @@ describe('npm run backup and npm run restore', () => {
     expect(backup.output).toContain('through the running server');
     expect(backup.output).toMatch(/\d+ document images/);
     expect(writtenByThen).toBeGreaterThan(0);
+    expect(statSync(backupFile).mode & 0o777).toBe(0o600);
 
     // Restored into a folder that does not exist yet, then served by a new server.
     const target = join(work, 'restored');
@@ -226,6 +232,7 @@ describe('npm run backup and npm run restore', () => {
     expect(restore.code, restore.output).toBe(0);
     expect(restore.output).toMatch(/accounts.*drivers.*trips/);
     expect(restore.output).toContain('everyone signs in again');
+    expect(findEntriesOpenToOthers(target)).toEqual([]);
     // Not over the folder of a running server, even with --force.
     const busy = await runCli('restore', [backupFile, '--force'], sourceDir);
     expect(busy.code).toBe(1);
@@ -297,12 +304,24 @@ describe('npm run backup and npm run restore', () => {
       JSON.stringify({ url: `http://127.0.0.1:${await freePort()}`, key: 'left-by-a-killed-server' }),
     );
     const file = join(newFolder(), 'offline.tar.gz');
+    // What a backup killed midway left: its mode is not the new backup's.
+    writeFileSync(`${file}.partial`, 'cut short');
+    chmodSync(`${file}.partial`, 0o644);
     const backup = await runCli('backup', ['--out', file], sourceDir);
     expect(backup.code, backup.output).toBe(0);
     expect(backup.output).toContain('no server running');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
 
+    // A data folder copied with a loose umask: the restore makes it private again, and says so.
+    for (const path of [sourceDir, join(sourceDir, 'objects'), join(sourceDir, 'pglite')])
+      chmodSync(path, 0o755);
+    chmodSync(join(sourceDir, 'jwt-secret'), 0o644);
     const restore = await runCli('restore', [file, '--force'], sourceDir);
     expect(restore.code, restore.output).toBe(0);
+    expect(restore.output).toContain(
+      `Warning: the data folder ${sourceDir} was open to other local users: 4 entries`,
+    );
+    expect(findEntriesOpenToOthers(sourceDir)).toEqual([]);
     const aside = readdirSync(sourceDir).find((name) => name.startsWith('before-restore-'));
     expect(aside, restore.output).toBeDefined();
     expect(restore.output).toContain(join(sourceDir, aside!));

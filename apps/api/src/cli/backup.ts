@@ -40,7 +40,7 @@ function fromServer(control: Control, path: string): Promise<boolean> {
             );
           return;
         }
-        pipeline(response, createWriteStream(path, { mode: 0o600 })).then(
+        pipeline(response, createWriteStream(path, { mode: 0o600, flags: 'wx' })).then(
           () => resolvePromise(true),
           () =>
             reject(
@@ -73,7 +73,7 @@ async function fromDatabase(dataDir: string, objectsRoot: string | null, path: s
   try {
     await writeBackup(
       { database: { dump: database.dump! }, objectsRoot },
-      createWriteStream(path, { mode: 0o600 }),
+      createWriteStream(path, { mode: 0o600, flags: 'wx' }),
     );
   } finally {
     await database.close();
@@ -144,6 +144,9 @@ async function main() {
   const partial = `${out}.partial`;
   const started = Date.now();
   try {
+    // Created afresh (0600, the server's user only: it holds every account's password hash), not
+    // over one a killed backup left with whatever mode it had.
+    await rm(partial, { force: true });
     const control = readControl(dataDir);
     const viaServer = control ? await fromServer(control, partial) : false;
     if (!viaServer) await fromDatabase(dataDir, objectsRoot, partial);

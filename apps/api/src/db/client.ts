@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -11,6 +11,7 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { MIGRATIONS } from '../paths';
 import { lockDataDir } from './data-dir-lock';
+import { makeDataDirPrivate, restrictToOwner } from './data-dir-privacy';
 import { PgliteThread } from './pglite-thread';
 import { preparingStatements } from './prepared-statements';
 import { rowsOf } from './rows';
@@ -116,6 +117,11 @@ export async function openDatabase(options: {
   dataDir: string;
   migrate?: boolean;
 }): Promise<Database> {
+  // Every command opens its data folder here (the server, seed, create-admin, the imports...):
+  // here it is made private, once for all of them. With PostgreSQL it may still hold the token
+  // secret and the document images.
+  const dataDir = options.dataDir === 'memory://' ? undefined : options.dataDir;
+  if (dataDir && (!options.databaseUrl || existsSync(dataDir))) makeDataDirPrivate(dataDir);
   if (options.databaseUrl) {
     const client = postgres(options.databaseUrl, {
       max: POOL_SIZE,
@@ -140,15 +146,17 @@ export async function openDatabase(options: {
     }
     return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }
-  const location = options.dataDir === 'memory://' ? undefined : join(options.dataDir, 'pglite');
-  if (location) mkdirSync(dirname(location), { recursive: true });
+  const location = dataDir && join(dataDir, 'pglite');
   // PGlite has no lock of its own: a second process on the same folder would lose its writes.
-  const unlock = location ? lockDataDir(options.dataDir) : () => {};
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   let client: PgliteThread | undefined;
   try {
     // PGlite runs in a thread of its own (db/pglite-thread.ts); Drizzle uses it as it would PGlite.
     const thread = await PgliteThread.open(location);
     client = thread;
+    // PGlite sets the mode of the files it writes from JavaScript (a new database's initial files,
+    // 0666), past the umask; the folder is private already, and now its files are too.
+    if (location) restrictToOwner(location);
     const db = drizzlePglite({ client: thread as unknown as PGlite, schema });
     if (options.migrate !== false) {
       await migratePglite(db, { migrationsFolder: MIGRATIONS });

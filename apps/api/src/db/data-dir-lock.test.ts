@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DataDirBusyError, LOCK_FILE, lockDataDir } from './data-dir-lock';
 
@@ -73,6 +73,47 @@ describe('one owner per data folder', () => {
     utimesSync(lockPath, longAgo, longAgo);
     lockDataDir(dir)();
   });
+
+  it.runIf(process.platform === 'linux')(
+    'takes over the lock of a process killed a moment ago that its parent has not reaped yet (a zombie)',
+    async () => {
+      const dir = tempDataDir();
+      const lockModule = pathToFileURL(join(API_ROOT, 'src/db/data-dir-lock.ts')).href;
+      const holder = spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          `const { lockDataDir } = await import(${JSON.stringify(lockModule)});
+           lockDataDir(process.env.LOCKED_DIR); console.log('locked'); setInterval(() => {}, 60_000);`,
+        ],
+        { cwd: API_ROOT, env: { ...process.env, LOCKED_DIR: dir }, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
+      children.push(holder);
+      let output = '';
+      holder.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      await waitFor(() => output.includes('locked'), 'the holder to take the lock');
+      expect(() => lockDataDir(dir)).toThrow(DataDirBusyError);
+
+      holder.kill('SIGKILL');
+      // No await from here on: Node reaps a child in its event loop, so until this test yields,
+      // the killed holder stays a zombie, as when a supervisor is slow to reap its child.
+      const stateOf = () => {
+        const stat = readFileSync(`/proc/${holder.pid}/stat`, 'utf8');
+        return stat[stat.lastIndexOf(')') + 2];
+      };
+      const until = Date.now() + 10_000;
+      while (stateOf() !== 'Z') {
+        if (Date.now() > until) throw new Error(`the killed holder is ${stateOf()}, not a zombie`);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+      }
+      const release = lockDataDir(dir);
+      expect(stateOf()).toBe('Z');
+      release();
+    },
+  );
 
   it('a second server on the same folder refuses to start and names the first; a killed server leaves no lock behind', async () => {
     const dir = tempDataDir();

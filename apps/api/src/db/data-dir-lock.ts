@@ -41,20 +41,28 @@ function readText(path: string): string | undefined {
   }
 }
 
-/** Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot. */
-function processStartOf(pid: number): string | undefined {
+/** The fields of /proc/PID/stat from the third on (the name before them may hold spaces). */
+function statFieldsOf(pid: number): string[] | undefined {
   const stat = readText(`/proc/${pid}/stat`);
   if (!stat) return undefined;
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Field 22 of /proc/PID/stat: when the process started, in clock ticks since boot. */
+function processStartOf(pid: number): string | undefined {
+  return statFieldsOf(pid)?.[19];
 }
 
 function isRunning(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A process killed but not yet reaped by its parent (a zombie, Z, or X while being reaped) still
+  // answers signal 0, yet holds nothing: a restart right after kill -9 would be refused.
+  const state = statFieldsOf(pid)?.[0];
+  return state !== 'Z' && state !== 'X';
 }
 
 /** Whether the process a lock file names still runs (the lock left by a kill -9 is stale). */
@@ -106,7 +114,7 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
  * reboot) is recognised and taken over. Answers the function that releases it.
  */
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const lockPath = join(dataDir, LOCK_FILE);
   if (heldHere.has(lockPath)) {
     throw new DataDirBusyError(

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { findEntriesOpenToOthers } from '../test/open-entries';
 import { createObjectStore } from './create-object-store';
 import {
   createLocalObjectStore,
@@ -29,6 +31,19 @@ describe('the local object store', () => {
 
   it('refuses a key that leaves its folder', async () => {
     await expect(store.get('../outside.jpg')).rejects.toThrow(/Invalid object key/);
+  });
+
+  it('keeps images private to the server user whatever the umask (folders 0700, files 0600)', async () => {
+    const previous = process.umask(0);
+    try {
+      const own = createLocalObjectStore(join(root, 'private'));
+      await own.put('images/d2/aadharCard.jpg', new Uint8Array([4, 5]), 'image/jpeg');
+      await own.put('images/d2/aadharCard.jpg', new Uint8Array([6]), 'image/jpeg');
+    } finally {
+      process.umask(previous);
+    }
+    expect(findEntriesOpenToOthers(join(root, 'private'))).toEqual([]);
+    expect(statSync(join(root, 'private/images/d2/aadharCard.jpg')).mode & 0o777).toBe(0o600);
   });
 });
 

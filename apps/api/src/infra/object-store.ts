@@ -33,12 +33,13 @@ export function createLocalObjectStore(root: string): ObjectStore {
   return {
     async put(key, body) {
       const path = pathOf(key);
-      await mkdir(dirname(path), { recursive: true });
+      // Private to the server's user, whatever the umask: the images are drivers' identity papers.
+      await mkdir(dirname(path), { recursive: true, mode: 0o700 });
       // Written beside, then renamed into place: a reader (a request, a backup copying the folder)
       // finds the previous image or the new one, never half of one.
       const partial = `${path}.${randomUUID()}.partial`;
       try {
-        await writeFile(partial, body);
+        await writeFile(partial, body, { mode: 0o600, flag: 'wx' });
         await rename(partial, path);
       } catch (error) {
         await rm(partial, { force: true });

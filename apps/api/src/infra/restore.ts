@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { LOCK_FILE, lockDataDir } from '../db/data-dir-lock';
+import { makeDataDirPrivate, restrictToOwner } from '../db/data-dir-privacy';
 import {
   BackupError,
   type BackupManifest,
@@ -106,6 +107,7 @@ export async function restoreBackup(options: {
   let work: string | null = null;
   try {
     refuse((await contentsOf(dataDir)).filter((name) => name !== LOCK_FILE));
+    makeDataDirPrivate(dataDir);
     work = await mkdtemp(join(dataDir, '.restore-'));
     const manifest = await readBackup(file, work);
     checkMigrations(file, manifest);
@@ -115,11 +117,13 @@ export async function restoreBackup(options: {
     const present = REPLACED.filter((name) => existsSync(join(dataDir, name)));
     if (present.length > 0) {
       movedAside = join(dataDir, `before-restore-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-      await mkdir(movedAside);
+      await mkdir(movedAside, { mode: 0o700 });
       for (const name of present) await rename(join(dataDir, name), join(movedAside, name));
     }
     await rename(join(work, 'pglite'), join(dataDir, 'pglite'));
     if (manifest.images !== null) await rename(join(work, 'objects'), join(dataDir, 'objects'));
+    // PGlite loads the copy with its files 0666 (it sets their modes itself, past the umask).
+    restrictToOwner(dataDir);
     return { manifest, rows, movedAside };
   } finally {
     if (work) await rm(work, { recursive: true, force: true });
