@@ -70,7 +70,9 @@ export default defineConfig(({ command }) => ({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Written for tools that read them from the build folder, but named in no bundle: the sources
+    // are not for every visitor (the server never sends a map in production).
+    sourcemap: 'hidden',
     // Read by scripts/check-budgets.mjs: which files each screen loads.
     manifest: true,
     chunkSizeWarningLimit: 700,

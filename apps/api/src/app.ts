@@ -52,7 +52,7 @@ export type AppOptions = {
     Config,
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
   > &
-    Partial<Pick<Config, 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>>;
+    Partial<Pick<Config, 'env' | 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>>;
   db: Db;
   objectStore: ObjectStore;
   locationBus: LocationBus;
@@ -313,7 +313,7 @@ export async function buildApp({
     { prefix: '/api' },
   );
 
-  await app.register(webPlugin, { webDist: config.webDist });
+  await app.register(webPlugin, { webDist: config.webDist, sourceMaps: config.env !== 'production' });
   return app;
 }
 

@@ -46,6 +46,23 @@ describe('GET /metrics', () => {
     await slow;
   });
 
+  it('answers at exactly /metrics, not at another spelling of it that a proxy rule would miss', async () => {
+    for (const url of ['/%6detrics', '/%6D%65trics', '/metric%73', '/metrics?x=1']) {
+      const response = await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' });
+      if (url === '/metrics?x=1') {
+        expect(response.statusCode, url).toBe(200);
+      } else {
+        expect(response.statusCode, url).toBe(404);
+        expect(response.json(), url).toMatchObject({ code: 'NOT_FOUND' });
+        expect(response.body, url).not.toContain('bmet_');
+      }
+    }
+    for (const url of ['//metrics', '/metrics/', '/Metrics']) {
+      const response = await t.app.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' });
+      expect(response.body, url).not.toContain('bmet_');
+    }
+  });
+
   it('does not exist for another host when no token is configured', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/metrics', remoteAddress: uniqueAddress() });
     expect(response.statusCode).toBe(404);

@@ -146,6 +146,9 @@ export const metricsPlugin = fp(
       done();
     });
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+      // The router decodes the path (to it `/%6detrics` is `/metrics`), while a proxy's rule that
+      // keeps /metrics inside may see only the form written: metrics answer that form alone.
+      if (request.raw.url?.split('?', 1)[0] !== '/metrics') throw new AppError('NOT_FOUND', m.notFound());
       const allowed = mayRead(request, options.token);
       if (allowed === 'hidden') throw new AppError('NOT_FOUND', m.notFound());
       if (!allowed) {

@@ -10,6 +10,7 @@ import { getTestDatabase } from '../test/test-database';
 /** The web app's files as the build leaves them: each text file with .br and .gz copies. */
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body>${'<!-- padding -->'.repeat(100)}</body></html>`;
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(5000))});`;
+const SOURCE_MAP = JSON.stringify({ version: 3, sources: ['src/app.tsx'], sourcesContent: ['secret'] });
 
 let app: App;
 let webDist: string;
@@ -19,6 +20,7 @@ beforeAll(async () => {
   for (const [name, content] of [
     ['index.html', INDEX],
     ['assets/app-abc123.js', SCRIPT],
+    ['assets/app-abc123.js.map', SOURCE_MAP],
   ] as const) {
     writeFileSync(join(webDist, name), content);
     writeFileSync(join(webDist, `${name}.br`), brotliCompressSync(content));
@@ -62,6 +64,28 @@ describe('the web app files', () => {
         ? brotliDecompressSync(page.rawPayload).toString()
         : page.body;
     expect(html).toBe(INDEX);
+  });
+
+  it('sends source maps outside production only', async () => {
+    expect((await get('/assets/app-abc123.js.map')).statusCode).toBe(200);
+    const production = await buildApp({
+      ...testAppOptions((await getTestDatabase()).db),
+      config: { ...TEST_CONFIG, env: 'production', webDist },
+    });
+    try {
+      for (const encoding of [undefined, 'gzip, deflate, br']) {
+        const response = await production.inject({
+          method: 'GET',
+          url: '/assets/app-abc123.js.map',
+          headers: encoding ? { 'accept-encoding': encoding } : {},
+        });
+        expect(response.statusCode).toBe(404);
+        expect(response.body).not.toContain('sourcesContent');
+      }
+      expect((await production.inject({ method: 'GET', url: '/assets/app-abc123.js' })).statusCode).toBe(200);
+    } finally {
+      await production.close();
+    }
   });
 
   it('answers a missing bundle with a 404, not the app', async () => {

@@ -8,11 +8,17 @@ import { m } from '@bmet/shared/paraglide/messages';
 
 export const LANDING_PAGE = '/landingPage/index.html';
 
+type WebOptions = {
+  webDist: string;
+  /** Source maps hold the web app's whole sources: served for debugging, never in production. */
+  sourceMaps: boolean;
+};
+
 /**
  * Serves the built web app and the landing page, answers client-side routes with index.html,
  * and keeps unknown /api paths a JSON 404.
  */
-export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: string }) => {
+export const webPlugin = fp(async (app: FastifyInstance, options: WebOptions) => {
   const built = existsSync(join(options.webDist, 'index.html'));
 
   // The spec: '/' goes straight to the landing page.
@@ -24,6 +30,7 @@ export const webPlugin = fp(async (app: FastifyInstance, options: { webDist: str
       // Files are looked up per request, so a rebuild of the web app is served without a restart.
       wildcard: true,
       index: false,
+      allowedPath: options.sourceMaps ? undefined : (path) => !path.endsWith('.map'),
       // The build writes .br and .gz copies; the one the browser accepts is sent (Vary set).
       preCompressed: true,
       setHeaders(reply, path) {
