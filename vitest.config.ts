@@ -5,6 +5,13 @@ export default defineConfig({
     projects: [
       {
         test: {
+          name: 'scripts',
+          include: ['scripts/**/*.test.mjs'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
           name: 'shared',
           include: ['packages/shared/src/**/*.test.ts'],
           environment: 'node',

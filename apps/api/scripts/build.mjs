@@ -1,7 +1,7 @@
 // Compiles the server into dist/server.js for `npm start` and the container: one bundle of our
 // TypeScript (the shared package included, since it ships as TypeScript), the packages it
 // depends on left to node_modules. No TypeScript compiler is loaded when it runs.
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -10,6 +10,8 @@ const apiRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { dependencies } = JSON.parse(readFileSync(join(apiRoot, 'package.json'), 'utf8'));
 const external = Object.keys(dependencies).filter((name) => !name.startsWith('@bmet/'));
 
+// Whatever built this folder before, `npm start` must not take it for up to date after this build.
+rmSync(join(apiRoot, 'dist', '.inputs-hash'), { force: true });
 const started = Date.now();
 const result = await build({
   absWorkingDir: apiRoot,
