@@ -25,7 +25,7 @@ import type { ObjectStore } from './infra/object-store';
 import { accountRoutes } from './modules/accounts/routes';
 import { authRoutes } from './modules/auth/routes';
 import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
-import { withoutTicket } from './modules/auth/download-tickets';
+import { withoutTicket } from './lib/download-tickets';
 import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
 import { auditRoutes } from './modules/audit/routes';
@@ -52,7 +52,9 @@ export type AppOptions = {
     Config,
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
   > &
-    Partial<Pick<Config, 'env' | 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>>;
+    Partial<
+      Pick<Config, 'env' | 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>
+    >;
   db: Db;
   objectStore: ObjectStore;
   locationBus: LocationBus;

@@ -7,7 +7,7 @@ import { analyzeDatabase, openDatabase, POOL_SIZE, vacuumWhereNeeded } from './d
 import { DataDirBusyError } from './db/data-dir-lock';
 import { disableDemoAccounts, isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
 import { findAdminEmails } from './modules/auth/repository';
-import { removeExpiredRows } from './infra/expired-rows';
+import { removeExpiredRows } from './modules/auth/expired-rows';
 import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
 import { writeBackup } from './infra/backup';

@@ -21,6 +21,9 @@ export type Schema = typeof schema;
 /** The Drizzle database, whichever driver runs underneath. */
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 
+/** A database or an open transaction: a change and what it writes beside it (its audit row) share one. */
+export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
+
 /** Runs one SQL statement and answers its rows. */
 export type SqlReader = (text: string) => Promise<Record<string, unknown>[]>;
 

@@ -1,6 +1,6 @@
 import { types } from '@electric-sql/pglite';
 import { Column, is, SQL } from 'drizzle-orm';
-import type { DbExecutor } from '../infra/audit';
+import type { DbExecutor } from './client';
 
 type Decoder = { mapFromDriverValue: (value: unknown) => unknown };
 type Decode = (value: unknown) => unknown;

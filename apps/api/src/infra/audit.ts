@@ -1,8 +1,5 @@
-import type { Db } from '../db/client';
+import type { DbExecutor } from '../db/client';
 import { auditLog } from '../db/schema';
-
-/** A database or an open transaction: audit rows are written with the change they describe. */
-export type DbExecutor = Db | Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /** Who made a change, and in which request (the request id is also in the logs). */
 export type Actor = { id: string; requestId: string };

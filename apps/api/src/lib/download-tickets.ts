@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
-import type { Db } from '../../db/client';
-import { downloadTickets } from '../../db/schema';
-import { findActiveSession } from './repository';
+import type { Db } from '../db/client';
+import { downloadTickets } from '../db/schema';
+import { findActiveSession } from './sessions';
 
 /**
  * Download tickets (docs/decisions/013-streamed-exports.md): the browser's download manager

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { count, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { DbExecutor } from '../infra/audit';
+import type { DbExecutor } from '../db/client';
 import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';

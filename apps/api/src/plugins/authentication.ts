@@ -1,15 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { z } from 'zod';
 import type { Language, Role } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Permission } from '@bmet/shared/permissions';
 import { rolesFor } from '@bmet/shared/permissions';
 import type { Db } from '../db/client';
-import type { TicketedRoute } from '../lib/csv-export';
-import { redeemDownloadTicket } from '../modules/auth/download-tickets';
-import { findActiveSession } from '../modules/auth/repository';
-import { verifyIdToken } from '../modules/auth/tokens';
+import { redeemDownloadTicket } from '../lib/download-tickets';
+import { findActiveSession } from '../lib/sessions';
+import { verifyIdToken } from '../lib/id-tokens';
 
 /** Who may call a route: anyone, any signed-in user, or the roles of a permission of the matrix. */
 export type Access = 'public' | 'signed-in' | Permission;
@@ -26,6 +26,13 @@ export type SessionUser = {
   sessionId: string;
 };
 
+/** Routes that accept a download ticket (the CSV exports): their permission, query schema and extra refusals. */
+export type TicketedRoute = {
+  access: Permission;
+  query: z.ZodObject;
+  authorize?: (user: SessionUser, query: never) => void;
+};
+
 export type RouteEntry = { method: string; url: string; access: Access };
 
 declare module 'fastify' {
@@ -36,6 +43,8 @@ declare module 'fastify' {
      * as a staff session's token (which would fail, at the cost of a signature check, every time).
      */
     deviceToken?: true;
+    /** The route may also be called with a download ticket in its query (see lib/download-tickets.ts). */
+    downloadTicket?: TicketedRoute;
   }
   interface FastifyRequest {
     user: SessionUser | null;

@@ -6,10 +6,10 @@ import { LANGUAGES, type Language } from '@bmet/shared/constants';
 import { errorBodySchema } from '@bmet/shared/errors';
 import type { Permission } from '@bmet/shared/permissions';
 import { inLanguage } from '../infra/language';
-import { currentUser, type SessionUser } from '../plugins/authentication';
-import { FILE_COMPRESSION } from '../plugins/compression';
-import { CSV_CONTENT } from '../plugins/openapi';
-import { csvCell, csvLine, istDate, UTF8_BOM, type CsvValue } from './csv';
+import { currentUser, type SessionUser, type TicketedRoute } from './authentication';
+import { FILE_COMPRESSION } from './compression';
+import { CSV_CONTENT } from './openapi';
+import { csvCell, csvLine, istDate, UTF8_BOM, type CsvValue } from '../lib/csv';
 
 /**
  * Lists exported to CSV, streamed: the rows are read in keyset batches by the list's own query
@@ -57,20 +57,6 @@ export type CsvExport<Query extends z.ZodObject, Row> = {
     limit: number,
   ) => Promise<ExportBatch<Row>>;
 };
-
-/** Exports that accept a download ticket: their permission, query schema and extra refusals. */
-export type TicketedRoute = {
-  access: Permission;
-  query: z.ZodObject;
-  authorize?: (user: SessionUser, query: never) => void;
-};
-
-declare module 'fastify' {
-  interface FastifyContextConfig {
-    /** The route may also be called with a download ticket in its query (see download-tickets.ts). */
-    downloadTicket?: TicketedRoute;
-  }
-}
 
 const errors = {
   400: errorBodySchema,

@@ -10,7 +10,7 @@ import {
 } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
 import { istDateTime } from '../../lib/csv';
-import { labelsOf, registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { labelsOf, registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { currentUser } from '../../plugins/authentication';
 import { findCityDealers, findFranchises } from './repository';
 

@@ -5,9 +5,9 @@ import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import { ACCOUNT_SORTS, DEFAULT_ORDERS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
-import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { recordAudit, type Actor } from '../../infra/audit';
 import {
   cappedCountQuery,
   escapeLikePattern,

@@ -4,7 +4,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { roleLabel } from '@bmet/shared/role-label';
 import { auditFilterSchema, inOrder, type AuditEntry } from '@bmet/shared/schemas/audit';
 import type { Db } from '../../db/client';
-import { registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { istDateTime } from '../../lib/csv';
 import { currentUser } from '../../plugins/authentication';
 import { findAuditEntries } from './repository';

@@ -6,7 +6,7 @@ import { rolesFor } from '@bmet/shared/permissions';
 import { downloadTicketBodySchema, downloadTicketResponseSchema } from '@bmet/shared/schemas/download-ticket';
 import type { Db } from '../../db/client';
 import { currentUser } from '../../plugins/authentication';
-import { addressWithTicket, issueDownloadTicket, splitAddress } from './download-tickets';
+import { addressWithTicket, issueDownloadTicket, splitAddress } from '../../lib/download-tickets';
 
 export type DownloadTicketRoutesOptions = { db: Db };
 

@@ -8,7 +8,7 @@ import { createCustomer, createTrip } from '../../db/seed/factories';
 import { parseCsv } from '../../test/csv-export';
 import { testAppOptions, useTestApp } from '../../test/test-app';
 import { createStaff, createTripWorld, type Staff, type TripWorld } from '../trips/test-fixtures';
-import { canonicalQuery, issueDownloadTicket, withoutTicket } from './download-tickets';
+import { canonicalQuery, issueDownloadTicket, withoutTicket } from '../../lib/download-tickets';
 
 const t = useTestApp();
 let w: TripWorld;

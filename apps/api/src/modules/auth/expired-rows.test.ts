@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../db/client';
+import type { Db } from '../../db/client';
 import {
   downloadTickets,
   knownSignInAddresses,
   passwordResetTokens,
   sessions,
   signInAttempts,
-} from '../db/schema';
-import { createAccount } from '../db/seed/factories';
-import { getTestDatabase } from '../test/test-database';
+} from '../../db/schema';
+import { createAccount } from '../../db/seed/factories';
+import { getTestDatabase } from '../../test/test-database';
 import { CLEANUP_LOCK, removeExpiredRows } from './expired-rows';
 
 const HOUR = 3_600_000;

@@ -1,14 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import type { Db } from '../../db/client';
+import { rowsOf } from '../../db/rows';
 import {
   downloadTickets,
   knownSignInAddresses,
   passwordResetTokens,
   sessions,
   signInAttempts,
-} from '../db/schema';
-import { KNOWN_ADDRESS_DAYS } from '../modules/auth/sign-in-throttle';
+} from '../../db/schema';
+import { KNOWN_ADDRESS_DAYS } from './sign-in-throttle';
 
 /** The advisory lock of the clean-up: with several instances, one of them does it each time. */
 export const CLEANUP_LOCK = 7_420_241_125;

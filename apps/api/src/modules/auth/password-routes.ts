@@ -14,10 +14,10 @@ import {
 import type { Db } from '../../db/client';
 import { recordAudit } from '../../infra/audit';
 import { createMailer } from '../../infra/mailer';
+import { asLanguage } from '../../lib/sessions';
 import { currentUser } from '../../plugins/authentication';
 import { checkPasswordPolicy, hashPassword } from './password';
 import {
-  asLanguage,
   consumeResetToken,
   findAccountByEmail,
   findAdminEmails,

@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { Role } from '@bmet/shared/constants';
 import type { SignInResponse } from '@bmet/shared/schemas/auth';
-import type { DbExecutor } from '../../infra/audit';
-import { asLanguage, createSession } from './repository';
-import { signIdToken } from './tokens';
+import type { DbExecutor } from '../../db/client';
+import { asLanguage } from '../../lib/sessions';
+import { createSession } from './repository';
+import { signIdToken } from '../../lib/id-tokens';
 
 type SessionAccount = {
   id: string;

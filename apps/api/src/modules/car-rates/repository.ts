@@ -12,9 +12,9 @@ import type {
   StateRates,
   UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { accounts, carRateHistory, carRates } from '../../db/schema';
-import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { recordAudit, type Actor } from '../../infra/audit';
 import { decodeCursor, keysetPage } from '../../lib/paging';
 import { stateLabel } from '@bmet/shared/labels';
 

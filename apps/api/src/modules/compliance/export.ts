@@ -3,7 +3,7 @@ import { documentStatusLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { complianceQuerySchema, type ComplianceEntry } from '@bmet/shared/schemas/compliance';
 import type { Db } from '../../db/client';
-import { registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { istDateTime } from '../../lib/csv';
 import { currentUser } from '../../plugins/authentication';
 import { findComplianceEntries } from './repository';

@@ -5,7 +5,7 @@ import type { Compliance, ComplianceProblem } from '@bmet/shared/schemas/driver'
 import { anyOf } from '../../db/any-of';
 import { withColumnAround, type BuiltQuery } from '../../db/row-reader';
 import { driverDocuments, drivers } from '../../db/schema';
-import type { DbExecutor } from '../../infra/audit';
+import type { DbExecutor } from '../../db/client';
 import { indianToday } from '../../lib/ist-days';
 
 const MANDATORY: readonly string[] = MANDATORY_DOCUMENTS;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, createCustomer } from '../../db/seed/factories';
-import { EXPORT_TUNING } from '../../lib/csv-export';
+import { EXPORT_TUNING } from '../../plugins/csv-export';
 import { fetchCsv, fetchListIds } from '../../test/csv-export';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
 

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { m } from '@bmet/shared/paraglide/messages';
 import { customerListQuerySchema, type Customer } from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
-import { registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { findCustomers } from './repository';
 
 function customerColumns(): CsvColumn<Customer>[] {

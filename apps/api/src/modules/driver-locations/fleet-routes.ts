@@ -4,7 +4,7 @@ import { fleetQuerySchema, fleetResponseSchema } from '@bmet/shared/schemas/flee
 import type { Db } from '../../db/client';
 import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 import { currentUser } from '../../plugins/authentication';
-import { findActiveSession } from '../auth/repository';
+import { findActiveSession } from '../../lib/sessions';
 import { FLEET_FLUSH_MS, FLEET_MAX_BUFFERED_BYTES, type FleetHub } from './fleet-stream';
 import type { LocationStreams } from './location-stream';
 import { findFleetJson } from './repository';

@@ -1,13 +1,12 @@
 import { and, desc, eq, gte, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { CarType, Role } from '@bmet/shared/constants';
 import { anyOf } from '../../db/any-of';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { isPostgresServer } from '../../db/row-reader';
 import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
 import { driverScope, isDriverInScope, type DriverPlacement, type DriverScopeCaller } from '../drivers/scope';
 import { accounts, driverDeviceTokens, drivers, sessions } from '../../db/schema';
-import type { DbExecutor } from '../../infra/audit';
 import type { SessionUser } from '../../plugins/authentication';
 
 /** A driver the caller may see, with its position; null outside the caller's scope. */

@@ -4,7 +4,7 @@ import { sessions } from '../../db/schema';
 import { createAccount } from '../../db/seed/factories';
 import { getTestDatabase } from '../../test/test-database';
 import { issueToken } from '../../test/test-app';
-import { findActiveSession } from '../auth/repository';
+import { findActiveSession } from '../../lib/sessions';
 import { createScope } from './test-support';
 import { findStreamAccess, findVisibleDriver } from './repository';
 

@@ -11,9 +11,8 @@ import {
   documentViewsResponseSchema,
   type DocumentView,
 } from '@bmet/shared/schemas/document-views';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { accounts, documentViews } from '../../db/schema';
-import type { DbExecutor } from '../../infra/audit';
 import { cursorTimestampSchema, decodeCursor, keysetPage, newestFirst } from '../../lib/paging';
 import { currentUser, type SessionUser } from '../../plugins/authentication';
 import { getDriver } from './repository';

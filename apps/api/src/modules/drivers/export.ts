@@ -5,7 +5,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { driverListQuerySchema, type Driver } from '@bmet/shared/schemas/driver';
 import type { Db } from '../../db/client';
 import { istDateTime } from '../../lib/csv';
-import { labelsOf, registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { labelsOf, registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { currentUser } from '../../plugins/authentication';
 import { findDrivers } from './repository';
 import { refuseDeletedView } from './scope';

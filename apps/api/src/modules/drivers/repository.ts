@@ -15,7 +15,7 @@ import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver, DriverDocument, RatingEntry } from '@bmet/shared/schemas/driver';
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { queryShapes } from '../../db/query-shapes';
 import { rowReader } from '../../db/row-reader';
@@ -28,7 +28,7 @@ import {
   drivers,
   trips,
 } from '../../db/schema';
-import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { recordAudit, type Actor } from '../../infra/audit';
 import {
   cappedCountQuery,
   cursorTimestampSchema,

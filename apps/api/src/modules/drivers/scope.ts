@@ -4,7 +4,7 @@ import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { accounts, driverCounts, drivers } from '../../db/schema';
-import type { DbExecutor } from '../../infra/audit';
+import type { DbExecutor } from '../../db/client';
 
 export type DriverScopeCaller = { id: string; role: Role };
 

@@ -5,7 +5,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { tripListQuerySchema } from '@bmet/shared/schemas/trip';
 import type { Db } from '../../db/client';
 import { decimal, istDateTime, rupees } from '../../lib/csv';
-import { labelsOf, registerCsvExport, type CsvColumn } from '../../lib/csv-export';
+import { labelsOf, registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { currentUser } from '../../plugins/authentication';
 import { findTripRecordPage, type TripRecord } from './repository';
 

@@ -9,11 +9,11 @@ import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/s
 import type { Trip, TripFeedback } from '@bmet/shared/schemas/trip';
 import { anyOf } from '../../db/any-of';
 import { pageLimit } from '../../db/page-limit';
-import type { Db } from '../../db/client';
+import type { Db, DbExecutor } from '../../db/client';
 import { queryShapes } from '../../db/query-shapes';
 import { rowReader, type BuiltQuery } from '../../db/row-reader';
 import { accounts, driverAverageRating, driverCounts, drivers, tripFeedback, trips } from '../../db/schema';
-import { recordAudit, type Actor, type DbExecutor } from '../../infra/audit';
+import { recordAudit, type Actor } from '../../infra/audit';
 import {
   cursorTimestampSchema,
   decodeCursor,
