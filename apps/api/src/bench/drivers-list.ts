@@ -23,7 +23,7 @@ import { Random } from '../db/seed/random';
 import { accounts, drivers } from '../db/schema';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
-import { buildDriverListQueries, type DriverListOptions } from '../modules/drivers/repository';
+import { buildDriverListQueries, type DriverListOptions } from '../modules/drivers/list-repository';
 import { encodeSortedCursor } from '../lib/sort';
 import { headersOf, JWT_SECRET, type Staff } from './bench-data';
 

@@ -8,7 +8,7 @@ import { getTestDatabase } from '../../test/test-database';
 import { openDatabase, type Database, type Db } from '../../db/client';
 import { insertMany } from '../../db/seed/bulk-insert';
 import { resetDatabase } from '../../db/seed/demo';
-import { findDrivers } from '../drivers/repository';
+import { findDrivers } from '../drivers/list-repository';
 
 type Triple = [key: string, status: string, expiresOn: string | null];
 

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { istDateTime } from '../../lib/csv';
 import { labelsOf, registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { currentUser } from '../../plugins/authentication';
-import { findDrivers } from './repository';
+import { findDrivers } from './list-repository';
 import { refuseDeletedView } from './scope';
 
 /** The columns of a drivers export; the deleted view says when each driver was deleted. */

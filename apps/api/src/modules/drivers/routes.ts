@@ -25,17 +25,18 @@ import { documentObjectKey, type ObjectStore } from '../../infra/object-store';
 import { currentUser } from '../../plugins/authentication';
 import { isDocumentImageType, prepareDocumentImage } from './document-image';
 import {
-  assignDriver,
   findDocumentImage,
   findDriverDocuments,
-  findDriverHistory,
-  findDriverRatings,
-  findDrivers,
+  reviewDocument,
+  saveDocumentImage,
+} from './documents-repository';
+import { findDriverHistory, findDriverRatings } from './history-repository';
+import { findDrivers } from './list-repository';
+import {
+  assignDriver,
   findRatingSummary,
   getDriver,
   restoreDriver,
-  reviewDocument,
-  saveDocumentImage,
   softDeleteDriver,
   type Caller,
 } from './repository';
