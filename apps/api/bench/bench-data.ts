@@ -7,16 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
-import { vacuumWhereNeeded, type Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import { vacuumWhereNeeded, type Db } from '../src/db/client';
+import { rowsOf } from '../src/db/rows';
 
 export { rowsOf };
-import { accounts, drivers, trips } from '../db/schema';
-import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../db/seed/demo';
-import { createAccount, createDriver, createTrip } from '../db/seed/factories';
-import { Random } from '../db/seed/random';
-import { openSession } from '../modules/auth/start-session';
-import { createLocalObjectStore } from '../infra/object-store';
+import { accounts, drivers, trips } from '../src/db/schema';
+import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../src/db/seed/demo';
+import { createAccount, createDriver, createTrip } from '../src/db/seed/factories';
+import { Random } from '../src/db/seed/random';
+import { openSession } from '../src/modules/auth/start-session';
+import { createLocalObjectStore } from '../src/infra/object-store';
 
 export const SCALE = {
   trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),

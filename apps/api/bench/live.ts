@@ -22,8 +22,8 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../db/client';
-import { generateDeviceToken, hashDeviceToken } from '../modules/driver-locations/device-tokens';
+import { openDatabase } from '../src/db/client';
+import { generateDeviceToken, hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
 import { DATA_DIR, headersOf, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';

@@ -1,10 +1,8 @@
 import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { DATA_DIR, JWT_SECRET } from './bench-data';
-import { freePort } from '../lib/free-port';
-
-const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+import { freePort } from '../src/lib/free-port';
+import { API_ROOT } from '../src/paths';
 
 /** The server as a process of its own, with limits lifted so that the load is not refused. */
 export async function startServer(database: { url?: string; env?: Record<string, string> }) {

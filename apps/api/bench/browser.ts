@@ -1,5 +1,5 @@
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../../scripts/chromium.mjs';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../../scripts/chromium.mjs';
 
 /** Headless Chromium as the benchmarks drive it, with the browser tests' flags. */
 export function launchChromium(extraArgs: string[] = []) {

@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildApp } from '../app';
-import { openDatabase } from '../db/client';
-import { createInProcessLocationBus } from '../infra/location-bus';
-import { createLocalObjectStore } from '../infra/object-store';
+import { buildApp } from '../src/app';
+import { openDatabase } from '../src/db/client';
+import { createInProcessLocationBus } from '../src/infra/location-bus';
+import { createLocalObjectStore } from '../src/infra/object-store';
 import { DATA_DIR, headersOf, JWT_SECRET, prepare, type Staff } from './bench-data';
 import { writeResults } from './results';
 

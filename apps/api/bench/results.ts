@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../config';
+import { REPO_ROOT } from '../src/config';
 
 /**
  * Writes one benchmark's figures to bench/results/<part>.json and into bench/results/latest.json

@@ -15,9 +15,9 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { openDatabase } from '../db/client';
-import { createLocalObjectStore } from '../infra/object-store';
-import { importFirebase } from '../import/import-firebase';
+import { openDatabase } from '../src/db/client';
+import { createLocalObjectStore } from '../src/infra/object-store';
+import { importFirebase } from '../src/import/import-firebase';
 import { writeFirebaseExport } from './firebase-export';
 import { writeResults } from './results';
 

@@ -16,7 +16,7 @@
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../db/client';
+import { openDatabase } from '../src/db/client';
 import { COMMON, DATA_DIR, headersOf, PAGE, prepare, RARE, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
 import { cpuPerRequest, readCpu } from './cpu-time';

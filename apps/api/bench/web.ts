@@ -17,13 +17,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import type { Page } from 'puppeteer-core';
-import { DEMO_ACCOUNTS } from '../db/seed/demo';
-import { openDatabase } from '../db/client';
+import { DEMO_ACCOUNTS } from '../src/db/seed/demo';
+import { openDatabase } from '../src/db/client';
 import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';
 import { launchChromium } from './browser';
 import { writeResults } from './results';
-import { REPO_ROOT } from '../config';
+import { REPO_ROOT } from '../src/config';
 import { sql } from 'drizzle-orm';
 
 const PASSWORD = 'bench-password-not-secret';

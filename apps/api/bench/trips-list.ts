@@ -19,13 +19,13 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql, type SQLWrapper } from 'drizzle-orm';
-import { buildApp } from '../app';
-import { openDatabase, type Db } from '../db/client';
-import { trips } from '../db/schema';
-import { createInProcessLocationBus } from '../infra/location-bus';
-import { createLocalObjectStore } from '../infra/object-store';
-import { buildCustomerListQueries } from '../modules/customers/repository';
-import { buildTripListQueries, findScopedKeys, type TripListOptions } from '../modules/trips/repository';
+import { buildApp } from '../src/app';
+import { openDatabase, type Db } from '../src/db/client';
+import { trips } from '../src/db/schema';
+import { createInProcessLocationBus } from '../src/infra/location-bus';
+import { createLocalObjectStore } from '../src/infra/object-store';
+import { buildCustomerListQueries } from '../src/modules/customers/repository';
+import { buildTripListQueries, findScopedKeys, type TripListOptions } from '../src/modules/trips/repository';
 import {
   ABSENT,
   COMMON,

@@ -14,8 +14,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort } from '../lib/free-port';
-import { API_ROOT } from '../paths';
+import { freePort } from '../src/lib/free-port';
+import { API_ROOT } from '../src/paths';
 import { writeResults } from './results';
 
 const RUNS = Number(process.env.BENCH_START_RUNS ?? 5);
