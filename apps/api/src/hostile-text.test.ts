@@ -150,7 +150,11 @@ describe('forged list cursors holding text the database cannot take', () => {
         headers: authHeader(staff.token),
       });
       expect(response.statusCode, name).toBe(400);
-      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(response.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
     }
   });
 });

@@ -100,6 +100,17 @@ export const WELCOME_ANIMATION_MS = 6000;
 export const ACTIVE_DRIVER_MINUTES = 10;
 /** The longest period the dashboard answers for, in days. */
 export const STATS_MAX_DAYS = 366;
+/**
+ * The days a date or a moment sent to the API may fall on (as written, before its offset). Far
+ * enough inside what JavaScript's four-digit ISO dates and PostgreSQL hold that the day after the
+ * last one, or either end moved to India's time or to any offset, is still a day both can read.
+ */
+export const DAY_RANGE = { first: '1900-01-01', last: '2999-12-31' } as const;
+/**
+ * The offsets from UTC a moment sent to the API may carry: those in use anywhere. ISO 8601 allows
+ * up to ±23:59, but PostgreSQL reads no more than ±15:59.
+ */
+export const OFFSET_RANGE = { first: '-12:00', last: '+14:00' } as const;
 export const LOCATION_POLL_MS = 5000;
 
 /** Review states of a driver's document. */

@@ -1,4 +1,12 @@
 import fc from 'fast-check';
+import {
+  ACCOUNT_SORTS,
+  AUDIT_SORTS,
+  COMPLIANCE_SORTS,
+  CUSTOMER_SORTS,
+  DRIVER_SORTS,
+  TRIP_SORTS,
+} from '@bmet/shared/schemas/sort';
 
 /**
  * Request parts for the fuzz suite: values built from a route's own JSON Schema (as its OpenAPI
@@ -24,8 +32,11 @@ export type JsonSchema = {
   nullable?: boolean;
 };
 
-/** Ids of real records (in and out of the callers' scopes), so that valid requests reach rows. */
-export type FuzzContext = { ids: string[]; emails: string[] };
+/**
+ * Ids of real records (in and out of the callers' scopes), so that valid requests reach rows, and
+ * cursors each list (by its route) handed out, for forgeries that keep a real cursor's shape.
+ */
+export type FuzzContext = { ids: string[]; emails: string[]; cursors: Record<string, string[]> };
 
 const MAX_DEPTH = 6;
 
@@ -71,9 +82,95 @@ export const hostileStrings: string[] = [
   'true',
   'null',
   '2026-02-30',
+  '0000-01-01',
+  '9999-12-31',
   '0000-01-01T00:00:00.000000Z',
+  '9999-12-31T23:59:59-12:00',
+  '0001-01-01T00:00:00+14:00',
+  '9223372036854775808',
   '00000000-0000-0000-0000-000000000000',
 ];
+
+const pad = (value: number, width: number) => String(value).padStart(width, '0');
+
+/**
+ * Years at and past the ends of what the API accepts, JavaScript's four-digit ISO dates and
+ * PostgreSQL hold (no year 0; the day after 9999-12-31 has five digits).
+ */
+const EDGE_YEARS = [0, 1, 1899, 1900, 1969, 1970, 2999, 3000, 9998, 9999];
+/** Offsets as far as ISO 8601 goes: a moment near the end of a year moves into the next in UTC. */
+const OFFSETS = ['Z', '+00:00', '+05:30', '-12:00', '+14:00', '-23:59', '+23:59'];
+
+/** A calendar day (YYYY-MM-DD): mostly recent, often at or past the ends of the calendar. */
+export const calendarDay: fc.Arbitrary<string> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .date({
+        min: new Date('2020-01-01T00:00:00Z'),
+        max: new Date('2030-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((date) => date.toISOString().slice(0, 10)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...EDGE_YEARS), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }))
+      .map(([year, month, day]) => `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}`),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('0000-01-01', '0001-01-01', '9999-12-30', '9999-12-31') },
+);
+
+/** An ISO 8601 moment with its offset: any instant, or a day at the calendar's ends at any offset. */
+export const moment: fc.Arbitrary<string> = fc.oneof(
+  { weight: 2, arbitrary: fc.date({ noInvalidDate: true }).map((date) => date.toISOString()) },
+  {
+    weight: 3,
+    arbitrary: fc
+      .tuple(
+        calendarDay,
+        fc.integer({ min: 0, max: 23 }),
+        fc.integer({ min: 0, max: 59 }),
+        fc.constantFrom('', '.000', '.999999'),
+        fc.constantFrom(...OFFSETS),
+      )
+      .map(
+        ([day, hour, minute, fraction, offset]) =>
+          `${day}T${pad(hour, 2)}:${pad(minute, 2)}:59${fraction}${offset}`,
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '9999-12-31T23:59:59-12:00',
+      '9999-12-31T23:59:59.999999Z',
+      '0000-01-01T00:00:00Z',
+      '0001-01-01T00:00:00+14:00',
+    ),
+  },
+);
+
+/** Numbers past what a bigint column, a JavaScript number or a JSON parser holds exactly. */
+const hugeNumber: fc.Arbitrary<string | number> = fc.oneof(
+  fc.constantFrom(
+    '9223372036854775807',
+    '9223372036854775808',
+    '9999999999999999999',
+    '18446744073709551616',
+    '9'.repeat(40),
+  ),
+  fc.bigInt({ min: 0n, max: 10n ** 19n - 1n }).map(String),
+  fc.constantFrom(2 ** 63, 2 ** 64, Number.MAX_SAFE_INTEGER + 2, 1e21, 1e308, -(2 ** 63) - 1025),
+);
+
+/** A cursor's timestamp at the calendar's ends, written as the lists write them. */
+const cursorTimestamp = fc.constantFrom(
+  '0000-01-01T00:00:00.000000Z',
+  '0001-01-01T00:00:00.000000Z',
+  '9999-12-31T23:59:59.999999Z',
+  '2026-01-01T00:00:00.000000Z',
+);
 
 /** Any JSON value a hostile client could send where a schema expects something else. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
@@ -129,8 +226,8 @@ function baseValueFor(
       if (schema.format === 'email' || /email/i.test(name)) {
         return fc.oneof(fc.constantFrom(...context.emails), fc.emailAddress());
       }
-      if (schema.format === 'date-time')
-        return fc.date({ noInvalidDate: true }).map((date) => date.toISOString());
+      if (schema.format === 'date-time') return moment;
+      if (schema.format === 'date') return calendarDay;
       const minLength = schema.minLength ?? 0;
       const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? 40, 60));
       // Text fields are where storage breaks: often valid around one hostile character.
@@ -207,24 +304,129 @@ export function mutatedValueFor(schema: JsonSchema, context: FuzzContext): fc.Ar
     });
 }
 
-/** A cursor as the API hands them out (base64url JSON), holding whatever a forger chooses. */
-export const forgedCursor: fc.Arbitrary<string> = fc
-  .oneof(
-    fc.record({ name: hostileValue, id: hostileValue }),
-    fc.record({ createdAt: hostileValue, id: fc.uuid() }),
-    fc.record({
-      at: fc.constantFrom('2026-02-30T00:00:00.000000Z', '0000-01-01T00:00:00.000000Z'),
-      id: fc.uuid(),
-    }),
-    hostileValue,
-  )
-  .map((key) => {
-    try {
-      return Buffer.from(JSON.stringify(key) ?? 'null', 'utf8').toString('base64url');
-    } catch {
-      return 'e30';
+const SORT_FIELDS = [
+  ...new Set([
+    ...DRIVER_SORTS,
+    ...CUSTOMER_SORTS,
+    ...ACCOUNT_SORTS,
+    ...TRIP_SORTS,
+    ...AUDIT_SORTS,
+    ...COMPLIANCE_SORTS,
+  ]),
+];
+
+/** A value a sorted list's key could hold, at or past the ends of its type. */
+const keyPart: fc.Arbitrary<unknown> = fc.oneof(
+  hugeNumber,
+  calendarDay,
+  cursorTimestamp,
+  fc.uuid(),
+  fc.constantFrom('aadhaarCard', 'completed', 'Ravi'),
+);
+
+/**
+ * A sorted list's key: in the shapes the lists use (a time and a serial id, a day, a record and a
+ * document, a name and a record), with values at the ends of their types, or any parts at all.
+ */
+const sortedKey: fc.Arbitrary<unknown[]> = fc.oneof(
+  fc.tuple(cursorTimestamp, hugeNumber),
+  fc.tuple(calendarDay, fc.uuid(), fc.constantFrom('aadhaarCard', 'rcCertificate')),
+  fc.tuple(hugeNumber, fc.uuid()),
+  fc.tuple(cursorTimestamp, fc.uuid()),
+  fc.array(keyPart, { minLength: 1, maxLength: 4 }),
+);
+
+const encodeKey = (key: unknown) => {
+  try {
+    return Buffer.from(JSON.stringify(key) ?? 'null', 'utf8').toString('base64url');
+  } catch {
+    return 'e30';
+  }
+};
+
+/**
+ * Replaces one value of a decoded cursor's key by one a database or a date cannot hold. The sort it
+ * names (`s`, `o`) stays, so that the cursor is still taken for one of its list's.
+ */
+function breakOneValue(key: unknown, pick: number, choice: number): unknown {
+  const leaves: { holder: Record<string | number, unknown>; at: string | number }[] = [];
+  const walk = (value: unknown, top: boolean) => {
+    if (value === null || typeof value !== 'object') return;
+    for (const [at, child] of Object.entries(value as Record<string, unknown>)) {
+      if (top && (at === 's' || at === 'o' || at === 'tc')) continue;
+      if (child !== null && typeof child === 'object') walk(child, false);
+      else
+        leaves.push({ holder: value as Record<string, unknown>, at: Array.isArray(value) ? Number(at) : at });
     }
-  });
+  };
+  walk(key, true);
+  const leaf = leaves[pick % Math.max(1, leaves.length)];
+  if (!leaf) return key;
+  const value = leaf.holder[leaf.at];
+  const huge = ['9223372036854775808', '9999999999999999999', '9'.repeat(40)];
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value)) {
+    const years = ['0000', '9999'];
+    leaf.holder[leaf.at] = `${years[choice % years.length]}${value.slice(4)}`;
+  } else if (typeof value === 'string' && /^\d+$/.test(value)) {
+    leaf.holder[leaf.at] = huge[choice % huge.length];
+  } else if (typeof value === 'number') {
+    const numbers = [2 ** 63, 2 ** 64, 1e308, Number.MAX_SAFE_INTEGER + 2, -1];
+    leaf.holder[leaf.at] = numbers[choice % numbers.length];
+  } else {
+    leaf.holder[leaf.at] = choice % 2 ? huge[0] : '9999-12-31T23:59:59.999999Z';
+  }
+  return key;
+}
+
+/**
+ * A cursor as the API hands them out (base64url JSON), holding whatever a forger chooses: hostile
+ * values, a sorted list's key of values at the ends of their types, or a real cursor of the route's
+ * list with one value pushed past what its column holds (a year 0, a bigint past 2^63).
+ */
+export function forgedCursor(
+  context: FuzzContext,
+  route: string,
+  sorts: string[] = [],
+): fc.Arbitrary<string> {
+  const forged = fc
+    .oneof(
+      fc.record({ name: hostileValue, id: hostileValue }),
+      fc.record({ createdAt: hostileValue, id: fc.uuid() }),
+      fc.record({ at: cursorTimestamp, id: fc.uuid() }),
+      fc.record(
+        {
+          // Mostly a sort of the list itself, so that the key gets past the check of its sort.
+          s: sorts.length
+            ? fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...sorts) }, fc.constantFrom(...SORT_FIELDS))
+            : fc.constantFrom(...SORT_FIELDS),
+          o: fc.constantFrom('asc', 'desc'),
+          k: sortedKey,
+          t: hugeNumber,
+        },
+        { requiredKeys: ['s', 'o', 'k'] },
+      ),
+      hostileValue,
+    )
+    .map(encodeKey);
+  const real = context.cursors[route] ?? [];
+  if (!real.length) return forged;
+  const broken = fc
+    .tuple(fc.constantFrom(...real), fc.nat(), fc.nat())
+    .map(([cursor, pick, choice]) =>
+      encodeKey(breakOneValue(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')), pick, choice)),
+    );
+  return fc.oneof(forged, broken);
+}
+
+/** The sort a cursor names (`s` and `o`), so that a request can carry it and reach the key's checks. */
+export function sortOfCursor(cursor: string): { sort: string; order: string } | null {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { s?: unknown; o?: unknown };
+    return typeof key?.s === 'string' && typeof key.o === 'string' ? { sort: key.s, order: key.o } : null;
+  } catch {
+    return null;
+  }
+}
 
 /** A path segment: usually from the schema, sometimes broken (bad encoding, huge, traversal). */
 export function pathSegment(schema: JsonSchema, context: FuzzContext): fc.Arbitrary<string> {

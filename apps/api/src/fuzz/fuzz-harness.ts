@@ -9,6 +9,7 @@ import { buildApp, type App } from '../app';
 import { openDatabase, type Database, type Db } from '../db/client';
 import { accounts, customers, drivers, trips } from '../db/schema';
 import { seedDemo } from '../db/seed/demo';
+import { recordAudit } from '../infra/audit';
 import { createInProcessLocationBus } from '../infra/location-bus';
 import { createLocalObjectStore } from '../infra/object-store';
 import { openSession } from '../modules/auth/start-session';
@@ -18,6 +19,7 @@ import {
   hostileValue,
   mutatedValueFor,
   pathSegment,
+  sortOfCursor,
   valueFor,
   type FuzzContext,
   type JsonSchema,
@@ -140,20 +142,37 @@ function bodyFor(
 
 function queryFor(target: Target, context: FuzzContext): fc.Arbitrary<string> {
   const queryParameters = target.parameters.filter((parameter) => parameter.in === 'query');
+  const sorts = (queryParameters.find((parameter) => parameter.name === 'sort')?.schema.enum ??
+    []) as string[];
   const entries = queryParameters.map((parameter) =>
     fc.option(
       fc
         .oneof(
           { weight: 5, arbitrary: valueFor(parameter.schema, context, parameter.name) },
           { weight: 1, arbitrary: fc.constantFrom(...hostileStrings) },
-          { weight: parameter.name === 'cursor' ? 4 : 0, arbitrary: forgedCursor },
+          {
+            weight: parameter.name === 'cursor' ? 4 : 0,
+            arbitrary: forgedCursor(context, target.url, sorts),
+          },
         )
         .map((value) => [parameter.name, value] as const),
       { nil: null },
     ),
   );
   const extraParameters = fc.oneof({ weight: 7, arbitrary: fc.constant(false) }, fc.constant(true));
-  return fc.tuple(fc.tuple(...entries), extraParameters).map(([chosen, extra]) => {
+  return fc.tuple(fc.tuple(...entries), extraParameters).map(([picked, extra]) => {
+    let chosen = picked;
+    // A cursor names the sort it was handed out for: asked for under that sort, it reaches the
+    // checks of its key (and the query) instead of stopping at "another sort's cursor".
+    const cursor = chosen.find((entry) => entry?.[0] === 'cursor')?.[1];
+    const named = sorts.length && typeof cursor === 'string' ? sortOfCursor(cursor) : null;
+    if (named) {
+      chosen = [
+        ...chosen.filter((entry) => entry?.[0] !== 'sort' && entry?.[0] !== 'order'),
+        ['sort', named.sort] as const,
+        ['order', named.order] as const,
+      ];
+    }
     const parts: string[] = [];
     for (const entry of chosen) {
       if (!entry) continue;
@@ -199,6 +218,36 @@ function requestsFor(targets: Target[], context: FuzzContext): fc.Arbitrary<Fuzz
         return { method: target.method, url: `${path}${query}`, caller, ...body };
       });
   });
+}
+
+/**
+ * Real cursors of the world's lists by route, a page of one row under each sort and order: the
+ * fuzz breaks one value of such a cursor at a time, so its forgeries pass the shape checks and reach
+ * the checks of each value (and the query).
+ */
+async function collectCursors(
+  app: App,
+  targets: Target[],
+  headers: Record<string, string>,
+): Promise<Record<string, string[]>> {
+  const cursors: Record<string, string[]> = {};
+  for (const target of targets) {
+    const query = target.parameters.filter((parameter) => parameter.in === 'query');
+    if (target.method !== 'GET' || target.url.includes(':') || !query.some((p) => p.name === 'cursor'))
+      continue;
+    const sorts = (query.find((parameter) => parameter.name === 'sort')?.schema.enum ?? []) as string[];
+    const asked = [
+      '',
+      ...sorts.flatMap((sort) => ['asc', 'desc'].map((order) => `&sort=${sort}&order=${order}`)),
+    ];
+    for (const sort of asked) {
+      const response = await app.inject({ method: 'GET', url: `${target.url}?limit=1${sort}`, headers });
+      const next =
+        response.statusCode === 200 ? (response.json() as { nextCursor?: unknown }).nextCursor : null;
+      if (typeof next === 'string') (cursors[target.url] ??= []).push(next);
+    }
+  }
+  return cursors;
 }
 
 /** A digest of every table's rows (but the counters a refusal may move), to see any change. */
@@ -257,7 +306,7 @@ export async function createFuzzWorld(options: { databaseUrl?: string } = {}): P
     ...(await db.select({ id: trips.id }).from(trips).limit(10)).map((row) => row.id),
     ...(await db.select({ id: customers.id }).from(customers).limit(5)).map((row) => row.id),
   ];
-  const context: FuzzContext = { ids, emails: staffRows.map((row) => row.email) };
+  const context: FuzzContext = { ids, emails: staffRows.map((row) => row.email), cursors: {} };
 
   const tableRows = (await db.execute(
     sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by 1`,
@@ -291,9 +340,20 @@ export async function createFuzzWorld(options: { databaseUrl?: string } = {}): P
     return { authorization: `Bearer ${idToken}` };
   }
 
+  // A short audit trail, so that its list hands out a cursor too.
+  for (const [index, row] of staffRows.slice(0, 3).entries()) {
+    await recordAudit(
+      db,
+      { id: row.id, requestId: `fuzz-${index}` },
+      { action: 'update', resource: 'profile', resourceId: row.id, before: null, after: { language: 'en' } },
+    );
+  }
+  const targets = targetsOf(app);
+  context.cursors = await collectCursors(app, targets, await headersFor('admin'));
+
   return {
     app,
-    requests: requestsFor(targetsOf(app), context),
+    requests: requestsFor(targets, context),
     async run(request) {
       const headers = await headersFor(request.caller);
       if (request.contentType) headers['content-type'] = request.contentType;

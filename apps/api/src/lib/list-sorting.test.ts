@@ -350,7 +350,11 @@ describe('sorting the lists', () => {
         headers: headers.admin,
       });
       expect(mixed.statusCode).toBe(400);
-      expect(mixed.json()).toEqual({ error: 'Invalid cursor.', code: 'VALIDATION' });
+      expect(mixed.json()).toEqual({
+        error: 'Invalid cursor.',
+        code: 'VALIDATION',
+        fieldErrors: { cursor: ['Invalid cursor.'] },
+      });
     }
   });
 });

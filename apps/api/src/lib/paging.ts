@@ -30,6 +30,11 @@ export function keysetPage<Row>(
   return { shown, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(keyOf(last)) : null };
 }
 
+/** The 400 of a cursor this API did not hand out, naming the `cursor` field as schema errors do. */
+function invalidCursor(): AppError {
+  return new AppError('VALIDATION', m.invalidCursor(), { fieldErrors: { cursor: [m.invalidCursor()] } });
+}
+
 /** The key in a cursor, or a 400 'Invalid cursor.' for anything this API did not hand out. */
 export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.output<T> {
   let parsed: unknown;
@@ -37,11 +42,11 @@ export function decodeCursor<T extends z.ZodType>(cursor: string, schema: T): z.
     if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw new Error('not base64url');
     parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    throw new AppError('VALIDATION', m.invalidCursor());
+    throw invalidCursor();
   }
   // A forged key holding NUL or a lone surrogate would fail in the database, not as a bad cursor.
   const result = findTextProblem(parsed) ? null : schema.safeParse(parsed);
-  if (!result?.success) throw new AppError('VALIDATION', m.invalidCursor());
+  if (!result?.success) throw invalidCursor();
   return result.data;
 }
 

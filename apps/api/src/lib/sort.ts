@@ -27,14 +27,25 @@ export type KeyPart = {
   indexDesc?: boolean;
 };
 
+/** The largest bigint PostgreSQL holds: a forged key past it would fail the query, not the cursor. */
+const INT8_MAX = 2n ** 63n - 1n;
+
+/**
+ * What each part of a key may hold: what the database handed out, and nothing it cannot read back
+ * (a bigint past INT8_MAX, a date in year 0), so a forged cursor is a bad cursor, not a failed query.
+ */
 const VALUE_SCHEMAS: Record<KeyType, z.ZodType> = {
   text: z.string().max(1000),
   uuid: z.uuid(),
   // As text: a bigint past 2^53 would lose digits as a JSON number.
-  int8: z.string().regex(/^\d{1,19}$/),
+  int8: z
+    .string()
+    .regex(/^\d{1,19}$/)
+    .refine((value) => BigInt(value) <= INT8_MAX),
   timestamptz: cursorTimestampSchema,
   float8: z.number().finite(),
-  date: z.iso.date(),
+  // Any day a date column holds (a review view sorts documents without one as 9999-12-31).
+  date: z.iso.date().refine((value) => !value.startsWith('0000')),
   trip_status: z.enum(TRIP_STATUSES),
 };
 

@@ -23,6 +23,17 @@ function validationError(error: FastifyError & { validation: unknown[] }): AppEr
   return new AppError('VALIDATION', message, { fieldErrors });
 }
 
+/** Client errors of Fastify and its plugins by status: the code of ours and the words that fit it. */
+const CLIENT_ERRORS: Partial<Record<number, () => AppError>> = {
+  404: () => new AppError('NOT_FOUND', m.notFound()),
+  408: () => new AppError('REQUEST_TIMEOUT', m.requestTimeout()),
+  413: () => new AppError('PAYLOAD_TOO_LARGE', m.bodyTooLarge()),
+  414: () => new AppError('URI_TOO_LONG', m.uriTooLong()),
+  415: () => new AppError('UNSUPPORTED_MEDIA_TYPE', m.contentTypeNotAccepted()),
+  429: () => new AppError('RATE_LIMITED', m.rateLimited()),
+  431: () => new AppError('HEADERS_TOO_LARGE', m.headersTooLarge()),
+};
+
 /** Maps Fastify's own client errors (bad JSON, body too large...) onto our codes. */
 function frameworkError(error: FastifyError): AppError | null {
   switch (error.code) {
@@ -37,11 +48,14 @@ function frameworkError(error: FastifyError): AppError | null {
     default:
       break;
   }
-  if (error.statusCode === 429) return new AppError('RATE_LIMITED', m.rateLimited());
-  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
-    return new AppError(error.statusCode === 404 ? 'NOT_FOUND' : 'VALIDATION', error.message);
-  }
-  return null;
+  const status = error.statusCode ?? 0;
+  if (status < 400 || status >= 500) return null;
+  const known = CLIENT_ERRORS[status];
+  if (known) return known();
+  // Any other refusal (the static file server's 403 for a path it will not look up, a 405, a 416)
+  // is a request we cannot serve as sent. Its words are ours, not the framework's English that
+  // named another status ("Forbidden" beside the code VALIDATION).
+  return new AppError('VALIDATION', error.code === 'FST_STATIC_FORBIDDEN_PATH' ? m.badUrl() : m.badRequest());
 }
 
 /** An answer that failed because its connection is gone (the compressed stream was cut off). */

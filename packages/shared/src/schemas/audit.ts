@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '../constants';
 import { AUDIT_ACTIONS, AUDIT_RECORD_TYPES } from '../audit-constants';
 import { m } from '../paraglide/messages.js';
+import { calendarDaySchema } from './common';
 import { AUDIT_SORTS, sortShape } from './sort';
 
 export {
@@ -11,10 +12,7 @@ export {
   type AuditRecordType,
 } from '../audit-constants';
 
-// PostgreSQL has no year 0: such a date is refused here rather than failing the query.
-const day = z.iso
-  .date({ error: () => m.auditDateInvalid() })
-  .refine((value) => !value.startsWith('0000'), { error: () => m.auditDateInvalid() });
+const day = calendarDaySchema(() => m.auditDateInvalid());
 
 /** The trail's filters, every one optional; dates are whole days in IST, both inclusive. */
 export const auditFilterSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DRIVER_SORTS, sortShape } from './sort';
 import { m } from '../paraglide/messages.js';
 import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
-import { envelope, listTotalShape } from './common';
+import { envelope, listTotalShape, momentSchema } from './common';
 
 /** A point on the map; the driver app's field names. */
 export const positionSchema = z.object({
@@ -202,11 +202,7 @@ export const issuedDeviceTokenResponseSchema = envelope(deviceTokenSchema.extend
 
 /** What the driver app reports. */
 export const reportLocationBodySchema = positionSchema.extend({
-  // Year 0 is valid ISO 8601 but not a time PostgreSQL stores.
-  recordedAt: z.iso
-    .datetime({ offset: true })
-    .refine((value) => !value.startsWith('0000'), { error: () => m.notValidTime() })
-    .optional(),
+  recordedAt: momentSchema().optional(),
 });
 
 /** A position pushed to dashboards. */

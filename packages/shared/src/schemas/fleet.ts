@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAR_TYPES } from '../constants';
 import { m } from '../paraglide/messages.js';
-import { envelope } from './common';
+import { envelope, momentSchema } from './common';
 
 /**
  * A car on the fleet map: who, where and when it last reported. Kept compact: the map holds every
@@ -25,11 +25,7 @@ export type FleetResponse = z.infer<typeof fleetResponseSchema>;
 
 export const fleetQuerySchema = z.object({
   /** Only the drivers whose position is at least this recent (the polling fallback's delta). */
-  // PostgreSQL has no year 0: such a time is refused here rather than failing the query.
-  since: z.iso
-    .datetime({ offset: true, error: () => m.notValidTime() })
-    .refine((value) => !value.startsWith('0000'), { error: () => m.notValidTime() })
-    .optional(),
+  since: momentSchema(() => m.notValidTime()).optional(),
 });
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAR_TYPES, STATES, TRIP_STATUSES } from '../constants';
 import { m } from '../paraglide/messages.js';
-import { envelope } from './common';
+import { envelope, withinCalendar } from './common';
 import { sortShape, TRIP_SORTS } from './sort';
 
 const timestamp = z.string();
@@ -49,11 +49,14 @@ const booleanQuery = z
 
 /**
  * A bound of a period of trips: an ISO date-time with its offset, or a bare date (a whole day in
- * India Standard Time). The trip list and the dashboard read periods alike.
+ * India Standard Time), within DAY_RANGE and OFFSET_RANGE. The trip list and the dashboard read
+ * periods alike.
  */
-export const tripDateBoundSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
-  error: (issue) => (issue.input === undefined ? m.fieldRequired() : m.tripDateBoundInvalid()),
-});
+export const tripDateBoundSchema = withinCalendar(
+  z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+    error: (issue) => (issue.input === undefined ? m.fieldRequired() : m.tripDateBoundInvalid()),
+  }),
+);
 
 /** Filters a dispatcher expects, shared by both trip list paths. */
 const tripFilters = {

@@ -247,7 +247,11 @@ describe('POST /api/city_dealer/getcitydealers', () => {
     const admin = await signInAs(t, 'admin');
     const response = await listDealers(admin.token, { cursor: 'bm90LWEtY3Vyc29y' });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+    expect(response.json()).toEqual({
+      error: m.invalidCursor(),
+      code: 'VALIDATION',
+      fieldErrors: { cursor: [m.invalidCursor()] },
+    });
   });
 
   it.each(['city_dealer', 'franchise'] as const)('answers 403 to a %s', async (role) => {

@@ -149,7 +149,11 @@ describe('GET /api/customers', () => {
     for (const cursor of ['%%%', 'e30', ...forged]) {
       const response = await get('admin', `/api/customers?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(response.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
     }
   });
 });

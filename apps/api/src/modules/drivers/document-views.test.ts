@@ -227,7 +227,11 @@ describe('GET /api/drivers/driver/:id/documents/:key/views', () => {
 
     const forged = await getAs(t, w.admin, viewsUrl(paged, 'vehcileAudit', '?cursor=bm90LWEtY3Vyc29y'));
     expect(forged.statusCode).toBe(400);
-    expect(forged.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+    expect(forged.json()).toEqual({
+      error: m.invalidCursor(),
+      code: 'VALIDATION',
+      fieldErrors: { cursor: [m.invalidCursor()] },
+    });
   });
 
   it('answers 404 outside the caller’s scope, and 400 for an unknown document', async () => {

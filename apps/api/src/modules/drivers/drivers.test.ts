@@ -214,7 +214,11 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
     ])('answers 400 Invalid cursor. to %s', async (_label, cursor) => {
       const response = await getAs(t, franchise, `/api/franchise?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(response.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
     });
 
     it('answers 400 to a search carrying a NUL character (PostgreSQL text cannot hold it)', async () => {
@@ -233,7 +237,11 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
           `/api/drivers/driver/${w.drivers.a1.id}/history?cursor=${cursor}`,
         );
         expect(response.statusCode).toBe(400);
-        expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+        expect(response.json()).toEqual({
+          error: m.invalidCursor(),
+          code: 'VALIDATION',
+          fieldErrors: { cursor: [m.invalidCursor()] },
+        });
       },
     );
 

@@ -131,7 +131,11 @@ describe('GET /api/drivers/driver/:id/history', () => {
     for (const cursor of ['%%%', forged]) {
       const response = await getAs(t, w.admin, `/api/drivers/driver/${driver.id}/history?cursor=${cursor}`);
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(response.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
     }
   });
 

@@ -188,14 +188,6 @@ const isNewestFirst = (sort: { field: TripSort; order: SortOrder }) =>
 
 export const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
 
-/** PostgreSQL has no year 0 (the schemas let it through): refuse it rather than fail the query. */
-function checkYear(field: 'from' | 'to', value: string | undefined) {
-  if (value?.startsWith('0000')) {
-    const message = 'Not a valid date.';
-    throw new AppError('VALIDATION', `${field}: ${message}`, { fieldErrors: { [field]: [message] } });
-  }
-}
-
 /**
  * The trip's created_at (or another moment) within [from, to], both inclusive; a bare `to`
  * includes its whole day.
@@ -205,8 +197,6 @@ export function dateConditions(
   to: string | undefined,
   column: AnyColumn = trips.createdAt,
 ): SQL[] {
-  checkYear('from', from);
-  checkYear('to', to);
   const conditions: SQL[] = [];
   if (from) {
     const start = isBareDate(from) ? startOfIndianDay(from) : from;
@@ -243,8 +233,6 @@ type ListValues = {
 function listValues(options: TripListOptions): ListValues {
   refuseNul('q', options.q);
   const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
-  checkYear('from', options.from);
-  checkYear('to', options.to);
   const values: ListValues = {};
   if (options.q) values.pattern = escapeLikePattern(options.q);
   if (options.status) values.status = options.status;

@@ -500,10 +500,18 @@ describe('paging', () => {
     for (const cursor of forged) {
       const response = await getAs(t, w.admin, `/api/trips?cursor=${encodeURIComponent(cursor)}`);
       expect(response.statusCode, cursor).toBe(400);
-      expect(response.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(response.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
       const posted = await postAs(t, w.dealerA, '/api/trips/filter-trips', { cursor });
       expect(posted.statusCode, cursor).toBe(400);
-      expect(posted.json()).toEqual({ error: m.invalidCursor(), code: 'VALIDATION' });
+      expect(posted.json()).toEqual({
+        error: m.invalidCursor(),
+        code: 'VALIDATION',
+        fieldErrors: { cursor: [m.invalidCursor()] },
+      });
     }
   });
 });
