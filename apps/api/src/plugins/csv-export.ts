@@ -3,13 +3,13 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LANGUAGES, type Language } from '@bmet/shared/constants';
-import { errorBodySchema } from '@bmet/shared/errors';
 import type { Permission } from '@bmet/shared/permissions';
 import { inLanguage } from '../infra/language';
 import { currentUser, type SessionUser, type TicketedRoute } from './authentication';
 import { FILE_COMPRESSION } from './compression';
 import { CSV_CONTENT } from './openapi';
 import { csvCell, csvLine, istDate, UTF8_BOM, type CsvValue } from '../lib/csv';
+import { errorResponses } from '../lib/error-responses';
 
 /**
  * Lists exported to CSV, streamed: the rows are read in keyset batches by the list's own query
@@ -58,11 +58,7 @@ export type CsvExport<Query extends z.ZodObject, Row> = {
   ) => Promise<ExportBatch<Row>>;
 };
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403);
 
 const TICKET_DESCRIPTION =
   'Signed in with the bearer token, or with `ticket`: a single-use download ticket from ' +

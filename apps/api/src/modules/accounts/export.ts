@@ -48,8 +48,8 @@ export function registerAccountExports(app: FastifyInstance, db: Db): void {
         { header: m.dealersFranchises(), value: (dealer) => dealer.franchiseCount },
         { header: m.dealersDrivers(), value: (dealer) => dealer.driverCount },
       ]),
-    readBatch: async (_request, { q, state, sort, order }, cursor, limit) => {
-      const page = await findCityDealers(db, { q: q || undefined, state, sort, order, cursor, limit });
+    readBatch: async (_request, query, cursor, limit) => {
+      const page = await findCityDealers(db, { ...query, cursor, limit });
       return { rows: page.rows, nextCursor: page.nextCursor };
     },
   });
@@ -68,14 +68,8 @@ export function registerAccountExports(app: FastifyInstance, db: Db): void {
         { header: m.franchisesCityDealer(), value: (franchise) => franchise.dealerName },
         { header: m.franchisesDrivers(), value: (franchise) => franchise.driverCount },
       ]),
-    readBatch: async (request, { q, sort, order }, cursor, limit) => {
-      const page = await findFranchises(db, currentUser(request), {
-        q: q || undefined,
-        sort,
-        order,
-        cursor,
-        limit,
-      });
+    readBatch: async (request, query, cursor, limit) => {
+      const page = await findFranchises(db, currentUser(request), { ...query, cursor, limit });
       return { rows: page.rows, nextCursor: page.nextCursor };
     },
   });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { State } from '@bmet/shared/constants';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import {
   accountSortQuerySchema,
@@ -19,6 +19,8 @@ import {
 } from '@bmet/shared/schemas/account';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
+import { keyedList } from '../../lib/keyed-list';
 import { currentUser } from '../../plugins/authentication';
 import { checkPasswordPolicy, hashPassword } from '../auth/password';
 import { findAccountByEmail } from '../auth/repository';
@@ -39,21 +41,13 @@ import { registerAccountExports } from './export';
 
 export type AccountRoutesOptions = { db: Db };
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  409: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 409);
 const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
 function callerOf(request: FastifyRequest): Caller {
   const user = currentUser(request);
   return { id: user.id, role: user.role, state: user.state, requestId: request.id };
 }
-
-const byId = <T extends { id: string }>(rows: T[]) => Object.fromEntries(rows.map((row) => [row.id, row]));
 
 const LIST_DESCRIPTION =
   'Newest first by createdAt, keyed by id in list order; `q` searches name and email; pass `nextCursor` back as `cursor` for the next page.';
@@ -172,13 +166,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       // The sort as every list takes it, in the query string; the body may name it too.
       const sort = request.body.sort ?? request.query.sort;
       const order = request.body.order ?? request.query.order;
-      const page = await findCityDealers(db, { q: q || undefined, limit, cursor, state, sort, order });
-      return {
-        data: byId(page.rows),
-        nextCursor: page.nextCursor,
-        total: page.total,
-        totalCapped: page.totalCapped,
-      };
+      const page = await findCityDealers(db, { q, limit, cursor, state, sort, order });
+      return keyedList(page.rows, page);
     },
   );
 
@@ -195,20 +184,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      const { q, limit, cursor, sort, order } = request.query;
-      const page = await findFranchises(db, callerOf(request), {
-        q: q || undefined,
-        limit,
-        cursor,
-        sort,
-        order,
-      });
-      return {
-        data: byId(page.rows),
-        nextCursor: page.nextCursor,
-        total: page.total,
-        totalCapped: page.totalCapped,
-      };
+      const page = await findFranchises(db, callerOf(request), request.query);
+      return keyedList(page.rows, page);
     },
   );
 

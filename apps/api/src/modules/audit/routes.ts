@@ -1,14 +1,14 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { auditListQuerySchema, auditListResponseSchema } from '@bmet/shared/schemas/audit';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { registerAuditExport } from './export';
 import { findAuditEntries } from './repository';
 
 export type AuditRoutesOptions = { db: Db };
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const errors = errorResponses(400, 401, 403);
 
 /** The audit trail: every change, who made it and the values before and after. */
 export const auditRoutes: FastifyPluginAsyncZod<AuditRoutesOptions> = async (app, { db }) => {

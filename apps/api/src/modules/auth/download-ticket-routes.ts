@@ -1,12 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { rolesFor } from '@bmet/shared/permissions';
 import { downloadTicketBodySchema, downloadTicketResponseSchema } from '@bmet/shared/schemas/download-ticket';
 import type { Db } from '../../db/client';
 import { currentUser } from '../../plugins/authentication';
 import { addressWithTicket, issueDownloadTicket, splitAddress } from '../../lib/download-tickets';
+import { errorResponses } from '../../lib/error-responses';
 
 export type DownloadTicketRoutesOptions = { db: Db };
 
@@ -50,9 +51,7 @@ export const downloadTicketRoutes: FastifyPluginAsyncZod<DownloadTicketRoutesOpt
         body: downloadTicketBodySchema,
         response: {
           201: downloadTicketResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
+          ...errorResponses(400, 401, 403),
         },
       },
     },

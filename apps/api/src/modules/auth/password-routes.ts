@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Language } from '@bmet/shared/constants';
 import { signInResponseSchema } from '@bmet/shared/schemas/auth';
@@ -14,6 +14,7 @@ import {
 import type { Db } from '../../db/client';
 import { recordAudit } from '../../infra/audit';
 import { createMailer } from '../../infra/mailer';
+import { errorResponses } from '../../lib/error-responses';
 import { asLanguage } from '../../lib/sessions';
 import { currentUser } from '../../plugins/authentication';
 import { checkPasswordPolicy, hashPassword } from './password';
@@ -154,7 +155,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         description:
           'Limited to 5 requests per email and 20 per client address in 15 minutes (then 429). The link works once, for 30 minutes.',
         body: passwordResetRequestBodySchema,
-        response: { 202: messageResponseSchema, 400: errorBodySchema, 429: errorBodySchema },
+        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
       },
     },
     async (request, reply) => {
@@ -181,7 +182,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         tags: ['auth'],
         summary: "Set a new password with a reset link's token; ends every session and signs in fresh",
         body: passwordResetConfirmBodySchema,
-        response: { 200: signInResponseSchema, 400: errorBodySchema },
+        response: { 200: signInResponseSchema, ...errorResponses(400) },
       },
     },
     async (request) => {
@@ -227,7 +228,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       schema: {
         tags: ['passwords'],
         summary: 'The emails of the admins who can sign in (the admin reset dropdown)',
-        response: { 200: adminEmailsResponseSchema, 401: errorBodySchema, 403: errorBodySchema },
+        response: { 200: adminEmailsResponseSchema, ...errorResponses(401, 403) },
       },
     },
     async () => ({ data: await findAdminEmails(db) }),
@@ -243,10 +244,7 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         body: updatePasswordBodySchema,
         response: {
           200: messageResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },

@@ -9,13 +9,13 @@ import {
   signInResponseSchema,
   type CurrentUser,
 } from '@bmet/shared/schemas/auth';
-import { errorBodySchema } from '@bmet/shared/errors';
 import {
   profileResponseSchema,
   updateLanguageBodySchema,
   updateProfileBodySchema,
 } from '@bmet/shared/schemas/account';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser, type SessionUser } from '../../plugins/authentication';
 import { verifyAgainstDummy } from './password';
 import { checkSignInPassword } from './sign-in-password';
@@ -50,7 +50,7 @@ function publicUser(user: SessionUser): CurrentUser {
   };
 }
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 429);
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { db } = options;
@@ -113,7 +113,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags: ['auth'],
         summary: 'Revoke the current ID token',
-        response: { 204: z.null(), 401: errorBodySchema },
+        response: { 204: z.null(), ...errorResponses(401) },
       },
     },
     async (request, reply) => {
@@ -129,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: {
         tags: ['auth'],
         summary: 'The signed-in user',
-        response: { 200: meResponseSchema, 401: errorBodySchema },
+        response: { 200: meResponseSchema, ...errorResponses(401) },
       },
     },
     async (request) => {
@@ -164,7 +164,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         tags: ['auth'],
         summary: 'Remember the language the signed-in user reads the console in (every role)',
         body: updateLanguageBodySchema,
-        response: { 200: meResponseSchema, 400: errorBodySchema, 401: errorBodySchema },
+        response: { 200: meResponseSchema, ...errorResponses(400, 401) },
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import {
   allRatesResponseSchema,
   copyRatesBodySchema,
@@ -12,13 +11,14 @@ import {
 } from '@bmet/shared/schemas/car-rate';
 import type { Db } from '../../db/client';
 import type { Actor } from '../../infra/audit';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { copyStateRates, findAllRates, findRateHistory, updateStateRates } from './repository';
 
 export type CarRateRoutesOptions = { db: Db };
 
 const TAGS = ['car-rates'];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const errors = errorResponses(400, 401, 403);
 
 const actorOf = (request: FastifyRequest): Actor => ({ id: currentUser(request).id, requestId: request.id });
 
@@ -49,7 +49,7 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
           'is saved. A set without a version adds a car type the state does not have yet.',
         params: stateParamsSchema,
         body: updateRatesBodySchema,
-        response: { 200: stateRatesResponseSchema, ...errors, 409: errorBodySchema },
+        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => ({
@@ -69,7 +69,7 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
           'its other car types stay. Answers the target’s rates.',
         body: copyRatesBodySchema,
         // 409 only when another admin adds one of the car types to the target at the same moment.
-        response: { 200: stateRatesResponseSchema, ...errors, 409: errorBodySchema },
+        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => ({

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import {
   complianceListResponseSchema,
   complianceQuerySchema,
   complianceSummaryResponseSchema,
 } from '@bmet/shared/schemas/compliance';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { registerComplianceExport } from './export';
 import { complianceSummary, findComplianceEntries } from './repository';
@@ -13,7 +13,7 @@ import { complianceSummary, findComplianceEntries } from './repository';
 export type ComplianceRoutesOptions = { db: Db };
 
 const TAGS = ['compliance'];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const errors = errorResponses(400, 401, 403);
 
 /** Documents that need attention: expired, expiring soon, awaiting review; every role, in its scope. */
 export const complianceRoutes: FastifyPluginAsyncZod<ComplianceRoutesOptions> = async (app, { db }) => {

@@ -26,8 +26,8 @@ export function registerCustomerExport(app: FastifyInstance, db: Db): void {
     query: customerListQuerySchema.omit({ limit: true, cursor: true }),
     fileName: 'customers',
     columns: customerColumns,
-    readBatch: async (_request, { q, sort, order }, cursor, limit) => {
-      const page = await findCustomers(db, { q: q || undefined, sort, order, cursor, limit });
+    readBatch: async (_request, query, cursor, limit) => {
+      const page = await findCustomers(db, { ...query, cursor, limit });
       return { rows: page.customers, nextCursor: page.nextCursor };
     },
   });

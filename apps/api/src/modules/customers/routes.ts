@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -8,18 +8,15 @@ import {
   customerListResponseSchema,
 } from '@bmet/shared/schemas/customer';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
+import { keyedList } from '../../lib/keyed-list';
 import { findCustomer, findCustomers } from './repository';
 import { registerCustomerExport } from './export';
 
 export type CustomerRoutesOptions = { db: Db };
 
 const TAGS = ['customers'];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 // Customers are admins' business only (the matrix says so): their emails and phone numbers are
 // personal data, so these routes never serve another role.
@@ -38,14 +35,8 @@ export const customerRoutes: FastifyPluginAsyncZod<CustomerRoutesOptions> = asyn
       },
     },
     async (request) => {
-      const { q, limit, cursor, sort, order } = request.query;
-      const page = await findCustomers(db, { q: q || undefined, limit, cursor, sort, order });
-      return {
-        data: Object.fromEntries(page.customers.map((customer) => [customer.id, customer])),
-        nextCursor: page.nextCursor,
-        total: page.total,
-        totalCapped: page.totalCapped,
-      };
+      const page = await findCustomers(db, request.query);
+      return keyedList(page.customers, page);
     },
   );
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { fleetQuerySchema, fleetResponseSchema } from '@bmet/shared/schemas/fleet';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
 import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 import { currentUser } from '../../plugins/authentication';
 import { findActiveSession } from '../../lib/sessions';
@@ -17,7 +17,7 @@ export type FleetRoutesOptions = {
   idTokenExpiry: (request: Parameters<LocationStreams['serve']>[0]) => number;
 };
 
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema, 429: errorBodySchema };
+const errors = errorResponses(400, 401, 403, 429);
 
 /**
  * The live fleet map: every driver in the caller's scope with a known position, and a stream of

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -18,6 +18,7 @@ import type { Db } from '../../db/client';
 import { recordAudit } from '../../infra/audit';
 import type { AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
@@ -46,13 +47,7 @@ export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus; ac
 const driverKeyParamsSchema = z.object({ driverKey: z.uuid({ message: 'Not a valid id.' }) });
 const tokenParamsSchema = idParamSchema.extend({ tokenId: z.uuid({ message: 'Not a valid id.' }) });
 
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-  429: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404, 429);
 
 const AUDIT_RESOURCE = 'driver-device-tokens';
 

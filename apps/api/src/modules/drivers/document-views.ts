@@ -4,7 +4,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { type DocumentKey, type Role } from '@bmet/shared/constants';
 import { WATERMARKED_DOCUMENTS } from '@bmet/shared/document-rules';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { documentParamsSchema } from '@bmet/shared/schemas/driver';
 import {
   documentViewsQuerySchema,
@@ -13,6 +12,7 @@ import {
 } from '@bmet/shared/schemas/document-views';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, documentViews } from '../../db/schema';
+import { errorResponses } from '../../lib/error-responses';
 import { cursorTimestampSchema, decodeCursor, keysetPage, newestFirst } from '../../lib/paging';
 import { currentUser, type SessionUser } from '../../plugins/authentication';
 import { getDriver } from './repository';
@@ -114,10 +114,7 @@ export function registerDocumentViewRoutes(parent: FastifyInstance, db: Db) {
         querystring: documentViewsQuerySchema,
         response: {
           200: documentViewsResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },

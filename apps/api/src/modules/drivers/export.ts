@@ -50,9 +50,9 @@ export function registerDriverExport(app: FastifyInstance, db: Db): void {
     fileName: 'drivers',
     authorize: (user, query) => refuseDeletedView(user, query.deleted),
     columns: (_request, query) => driverColumns(Boolean(query.deleted)),
-    readBatch: async (request, { q, ...filters }, cursor, limit) => {
+    readBatch: async (request, query, cursor, limit) => {
       const user = currentUser(request);
-      const page = await findDrivers(db, user, { ...filters, q: q || undefined, cursor, limit });
+      const page = await findDrivers(db, user, { ...query, cursor, limit });
       return { rows: page.drivers, nextCursor: page.nextCursor };
     },
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -22,6 +22,8 @@ import {
 import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 import type { Db } from '../../db/client';
 import { documentObjectKey, type ObjectStore } from '../../infra/object-store';
+import { errorResponses } from '../../lib/error-responses';
+import { keyedList } from '../../lib/keyed-list';
 import { currentUser } from '../../plugins/authentication';
 import { isDocumentImageType, prepareDocumentImage } from './document-image';
 import {
@@ -50,12 +52,7 @@ import { refuseDeletedView } from './scope';
 export type DriverRoutesOptions = { db: Db; objectStore: ObjectStore };
 
 const TAGS = ['drivers'];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 const UPLOADS_PER_MINUTE = 60;
 const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
@@ -105,15 +102,9 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       },
       async (request) => {
         const caller = callerOf(request);
-        const { q, deleted, ...rest } = request.query;
-        refuseDeletedView(caller, deleted);
-        const page = await findDrivers(db, caller, { ...rest, q: q || undefined, deleted });
-        return {
-          data: Object.fromEntries(page.drivers.map((driver) => [driver.id, driver])),
-          nextCursor: page.nextCursor,
-          total: page.total,
-          totalCapped: page.totalCapped,
-        };
+        refuseDeletedView(caller, request.query.deleted);
+        const page = await findDrivers(db, caller, request.query);
+        return keyedList(page.drivers, page);
       },
     );
   }
@@ -262,8 +253,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
         response: {
           200: driverDocumentResponseSchema,
           ...errors,
-          413: errorBodySchema,
-          415: errorBodySchema,
+          ...errorResponses(413, 415),
         },
       },
       // Before the body is read: a clear answer without receiving megabytes first.
@@ -321,7 +311,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
         summary: 'Review a document: approve, reject with a reason, or send back to submitted',
         params: documentParamsSchema,
         body: reviewDocumentBodySchema,
-        response: { 200: driverDocumentResponseSchema, ...errors, 409: errorBodySchema },
+        response: { 200: driverDocumentResponseSchema, ...errors, ...errorResponses(409) },
       },
     },
     async (request) => {

@@ -2,11 +2,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import { walletQuerySchema, walletResponseSchema, type WalletResponse } from '@bmet/shared/schemas/wallet';
 import type { Db, DbExecutor } from '../../db/client';
 import { driverWalletEntries, drivers } from '../../db/schema';
+import { errorResponses } from '../../lib/error-responses';
 import { cursorTimestampSchema, decodeCursor, keysetPage, newestFirst } from '../../lib/paging';
 import { currentUser } from '../../plugins/authentication';
 import { getDriver } from './repository';
@@ -73,10 +73,7 @@ export function registerDriverWalletRoutes(parent: FastifyInstance, db: Db) {
         querystring: walletQuerySchema,
         response: {
           200: walletResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },

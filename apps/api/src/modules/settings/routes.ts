@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { settingsResponseSchema } from '@bmet/shared/schemas/settings';
+import { errorResponses } from '../../lib/error-responses';
 
 export type SettingsRoutesOptions = { mapTileUrl: string; mapAttribution: string };
 
@@ -12,7 +12,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsRoutesOptions> = asyn
       schema: {
         tags: ['settings'],
         summary: 'Run-time settings of the web app (map tiles)',
-        response: { 200: settingsResponseSchema, 401: errorBodySchema },
+        response: { 200: settingsResponseSchema, ...errorResponses(401) },
       },
     },
     async () => ({ data: { mapTileUrl: options.mapTileUrl, mapAttribution: options.mapAttribution } }),

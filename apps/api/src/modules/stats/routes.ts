@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import {
   statsCarTypesResponseSchema,
   statsDailyResponseSchema,
@@ -11,13 +10,14 @@ import {
   statsStatesResponseSchema,
 } from '@bmet/shared/schemas/stats';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { findCarTypes, findDaily, findFranchises, findHours, findOverview, findStates } from './repository';
 
 export type StatsRoutesOptions = { db: Db };
 
 const TAGS = ['stats'];
-const errors = { 400: errorBodySchema, 401: errorBodySchema, 403: errorBodySchema };
+const errors = errorResponses(400, 401, 403);
 const PERIOD =
   '`from` and `to` as the trip list takes them (inclusive; a bare date is a whole day in India Standard Time), ' +
   'both required, at most 366 days apart. Counts the trips the trip list shows the caller for the same period.';

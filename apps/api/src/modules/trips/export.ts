@@ -51,13 +51,8 @@ export function registerTripExport(app: FastifyInstance, db: Db): void {
     fileName: 'trips',
     columns: (request) => tripColumns(currentUser(request).role === 'admin'),
     readBatch: async (request, query, cursor, limit) => {
-      const { q, ...filters } = query;
       const user = currentUser(request);
-      return findTripRecordPage(
-        db,
-        { id: user.id, role: user.role },
-        { ...filters, q: q || undefined, cursor, limit },
-      );
+      return findTripRecordPage(db, { id: user.id, role: user.role }, { ...query, cursor, limit });
     },
   });
 }

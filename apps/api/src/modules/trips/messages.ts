@@ -1,11 +1,11 @@
 import { asc, eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorBodySchema } from '@bmet/shared/errors';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import { tripMessagesResponseSchema } from '@bmet/shared/schemas/trip-message';
 import type { Db } from '../../db/client';
 import { tripMessages } from '../../db/schema';
+import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { getTrip } from './repository';
 
@@ -25,10 +25,7 @@ export function registerTripMessageRoutes(parent: FastifyInstance, db: Db) {
         params: idParamSchema,
         response: {
           200: tripMessagesResponseSchema,
-          400: errorBodySchema,
-          401: errorBodySchema,
-          403: errorBodySchema,
-          404: errorBodySchema,
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },

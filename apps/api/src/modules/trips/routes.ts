@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, type FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError, errorBodySchema } from '@bmet/shared/errors';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -13,6 +13,8 @@ import {
   tripListResponseSchema,
 } from '@bmet/shared/schemas/trip';
 import type { Db } from '../../db/client';
+import { errorResponses } from '../../lib/error-responses';
+import { keyedList } from '../../lib/keyed-list';
 import { refuseNul } from '../../lib/text';
 import { currentUser } from '../../plugins/authentication';
 import { createTripFeedback, findTripFeedback, findTrips, getTrip, type Caller } from './repository';
@@ -22,12 +24,7 @@ import { registerTripMessageRoutes } from './messages';
 export type TripRoutesOptions = { db: Db };
 
 const TAGS = ['trips'];
-const errors = {
-  400: errorBodySchema,
-  401: errorBodySchema,
-  403: errorBodySchema,
-  404: errorBodySchema,
-};
+const errors = errorResponses(400, 401, 403, 404);
 
 const LIST_DESCRIPTION =
   'A page newest first, keyed by trip id in list order. `q` matches the title (case-insensitive substring); ' +
@@ -71,12 +68,8 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const { q, ...filters } = request.query;
-      const page = await findTrips(db, callerOf(request), { ...filters, q: q || undefined });
-      return {
-        data: Object.fromEntries(page.trips.map((trip) => [trip.id, trip])),
-        nextCursor: page.nextCursor,
-      };
+      const page = await findTrips(db, callerOf(request), request.query);
+      return keyedList(page.trips, page);
     },
   );
 
@@ -94,19 +87,15 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
       },
     },
     async (request) => {
-      const { ids, q, ...filters } = request.body;
+      const { ids, ...filters } = request.body;
       const page = await findTrips(db, callerOf(request), {
         ...filters,
         // The sort as every list takes it, in the query string; the body may name it too.
         sort: filters.sort ?? request.query.sort,
         order: filters.order ?? request.query.order,
-        q: q || undefined,
         driverIds: ids,
       });
-      return {
-        data: Object.fromEntries(page.trips.map((trip) => [trip.id, trip])),
-        nextCursor: page.nextCursor,
-      };
+      return keyedList(page.trips, page);
     },
   );
 

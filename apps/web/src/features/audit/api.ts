@@ -1,7 +1,7 @@
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import type { AuditAction, AuditRecordType, auditListResponseSchema } from '@bmet/shared/schemas/audit';
 import type { AUDIT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
 
 /** The trail's filters and sort (none: newest first). */
 export type AuditFilters = {
@@ -23,16 +23,14 @@ export function auditQuery(filters: AuditFilters): URLSearchParams {
 }
 
 export function useAuditTrail(filters: AuditFilters) {
-  return useInfiniteQuery({
-    queryKey: ['audit', filters],
-    queryFn: ({ pageParam, signal }) => {
+  return useCursorList(
+    ['audit', filters],
+    (cursor, signal) => {
       const params = auditQuery(filters);
       params.set('limit', '50');
-      if (pageParam) params.set('cursor', pageParam);
+      if (cursor) params.set('cursor', cursor);
       return apiRequest<typeof auditListResponseSchema>('GET', `/audit?${params.toString()}`, { signal });
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { State } from '@bmet/shared/constants';
 import type {
   allRatesResponseSchema,
@@ -9,6 +9,7 @@ import type {
   UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
 
 export const carRateKeys = {
   all: ['car-rates'] as const,
@@ -63,18 +64,13 @@ export function useCopyRates() {
 }
 
 export function useRateHistory(state: State) {
-  return useInfiniteQuery({
-    queryKey: carRateKeys.history(state),
-    queryFn: ({ pageParam, signal }) => {
-      const search = new URLSearchParams({ limit: '10' });
-      if (pageParam) search.set('cursor', pageParam);
-      return apiRequest<typeof rateHistoryResponseSchema>(
-        'GET',
-        `/admin/rates-history/${encodeURIComponent(state)}?${search.toString()}`,
-        { signal },
-      );
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
+  return useCursorList(carRateKeys.history(state), (cursor, signal) => {
+    const search = new URLSearchParams({ limit: '10' });
+    if (cursor) search.set('cursor', cursor);
+    return apiRequest<typeof rateHistoryResponseSchema>(
+      'GET',
+      `/admin/rates-history/${encodeURIComponent(state)}?${search.toString()}`,
+      { signal },
+    );
   });
 }

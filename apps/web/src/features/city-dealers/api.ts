@@ -1,20 +1,12 @@
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
-import type { CreateAccountBody, UpdateCityDealerBody } from '@bmet/shared/schemas/account';
-import type {
-  cityDealerListResponseSchema,
-  cityDealerResponseSchema,
-  createAccountResponseSchema,
-} from '@bmet/shared/schemas/account';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { cityDealerListResponseSchema, cityDealerResponseSchema } from '@bmet/shared/schemas/account';
 import type { messageResponseSchema } from '@bmet/shared/schemas/common';
 import type { State } from '@bmet/shared/constants';
 import type { ACCOUNT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
+import { useCreateAccount, useUpdateAccount } from '../../lib/account-mutations';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
+import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
 
 /** What the city dealer list shows: its search, state and sort (none: newest first). */
 export type CityDealerListView = {
@@ -48,53 +40,35 @@ export function useCityDealer(id: string | undefined, enabled: boolean) {
 
 /** The spec's list call, a page at a time; `q` searches name and email. Empty filters are left out. */
 export function useCityDealerList(view: CityDealerListView) {
-  return useInfiniteQuery({
-    queryKey: cityDealerKeys.list(view),
-    queryFn: ({ pageParam, signal }) =>
+  return useCursorList(
+    cityDealerKeys.list(view),
+    (cursor, signal) =>
       apiRequest<typeof cityDealerListResponseSchema>('POST', '/city_dealer/getcitydealers', {
         body: {
           uid: '',
           limit: 50,
           ...Object.fromEntries(Object.entries(view).filter(([, value]) => value)),
-          ...(pageParam ? { cursor: pageParam } : {}),
+          ...(cursor ? { cursor } : {}),
         },
         signal,
       }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }
 
 export function useCreateCityDealer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateAccountBody) =>
-      apiRequest<typeof createAccountResponseSchema>('POST', '/city_dealer/create', { body }).then(
-        (r) => r.data,
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
-  });
+  return useCreateAccount('/city_dealer', cityDealerKeys.all);
 }
 
 export function useUpdateCityDealer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: UpdateCityDealerBody }) =>
-      apiRequest<typeof cityDealerResponseSchema>('PATCH', `/city_dealer/${id}`, { body: changes }).then(
-        (r) => r.data,
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
-  });
+  return useUpdateAccount('/city_dealer', cityDealerKeys.all);
 }
 
 /** The spec's delete; the list reloads afterwards. */
 export function useDeleteCityDealer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/city_dealer/${id}`),
-    onSuccess: () => client.invalidateQueries({ queryKey: cityDealerKeys.all }),
-  });
+  return useInvalidatingMutation(cityDealerKeys.all, (id: string) =>
+    apiRequest('DELETE', `/city_dealer/${id}`),
+  );
 }
 
 /** The form's 'Forgot Password?': mails a reset link to the typed email. */

@@ -1,10 +1,11 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type {
   complianceListResponseSchema,
   complianceSummaryResponseSchema,
 } from '@bmet/shared/schemas/compliance';
 import type { COMPLIANCE_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
 
 /** The views of the compliance screen, as the address names them. */
 export const COMPLIANCE_VIEWS = ['expired', '1', '7', '30', 'review'] as const;
@@ -22,22 +23,20 @@ export type ComplianceSort = (typeof COMPLIANCE_SORTS)[number];
 export type ComplianceListSort = { sort?: ComplianceSort; order?: SortOrder };
 
 export function useComplianceList(view: ComplianceView, sort: ComplianceListSort) {
-  return useInfiniteQuery({
-    queryKey: ['compliance', 'list', view, sort],
-    queryFn: ({ pageParam, signal }) => {
+  return useCursorList(
+    ['compliance', 'list', view, sort],
+    (cursor, signal) => {
       const params = viewQuery(view);
       if (sort.sort) params.set('sort', sort.sort);
       if (sort.order) params.set('order', sort.order);
       params.set('limit', '50');
-      if (pageParam) params.set('cursor', pageParam);
+      if (cursor) params.set('cursor', cursor);
       return apiRequest<typeof complianceListResponseSchema>('GET', `/compliance?${params.toString()}`, {
         signal,
       });
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }
 
 export function useComplianceSummary() {

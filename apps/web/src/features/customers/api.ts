@@ -1,7 +1,8 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { customerDetailResponseSchema, customerListResponseSchema } from '@bmet/shared/schemas/customer';
 import type { CUSTOMER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
 
 export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 
@@ -9,22 +10,20 @@ export type CustomerSort = (typeof CUSTOMER_SORTS)[number];
 export type CustomerListView = { q: string; sort?: CustomerSort; order?: SortOrder };
 
 export function useCustomerList(view: CustomerListView) {
-  return useInfiniteQuery({
-    queryKey: ['customers', 'list', view],
-    queryFn: ({ pageParam, signal }) => {
+  return useCursorList(
+    ['customers', 'list', view],
+    (cursor, signal) => {
       const params = new URLSearchParams({ limit: '50' });
       if (view.q) params.set('q', view.q);
       if (view.sort) params.set('sort', view.sort);
       if (view.order) params.set('order', view.order);
-      if (pageParam) params.set('cursor', pageParam);
+      if (cursor) params.set('cursor', cursor);
       return apiRequest<typeof customerListResponseSchema>('GET', `/customers?${params.toString()}`, {
         signal,
       });
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }
 
 export function useCustomer(id: string | null) {

@@ -1,11 +1,5 @@
 import type { z } from 'zod';
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentKey, Role, State } from '@bmet/shared/constants';
 import type { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
 import type {
@@ -24,6 +18,8 @@ import type { documentViewsResponseSchema } from '@bmet/shared/schemas/document-
 import type { DRIVER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
+import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
 
 /** The spec's list path for each role; each answers only the drivers that caller may see. */
 const LIST_PATH: Record<Role, string> = {
@@ -65,34 +61,28 @@ export type DriverListView = {
 };
 
 export function useDriverList(role: Role, view: DriverListView) {
-  return useInfiniteQuery({
-    queryKey: driverKeys.list(role, view),
-    queryFn: ({ pageParam, signal }) =>
+  return useCursorList(
+    driverKeys.list(role, view),
+    (cursor, signal) =>
       apiRequest<typeof driverListResponseSchema>(
         'GET',
-        `${LIST_PATH[role]}${query({ ...view, deleted: view.deleted || undefined, limit: 50, cursor: pageParam })}`,
+        `${LIST_PATH[role]}${query({ ...view, deleted: view.deleted || undefined, limit: 50, cursor })}`,
         { signal },
       ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }
 
 export function useDeleteDriver() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/drivers/driver/${id}`),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
-  });
+  return useInvalidatingMutation(driverKeys.all, (id: string) =>
+    apiRequest('DELETE', `/drivers/driver/${id}`),
+  );
 }
 
 export function useRestoreDriver() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => apiRequest('POST', `/drivers/driver/${id}/restore`),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
-  });
+  return useInvalidatingMutation(driverKeys.all, (id: string) =>
+    apiRequest('POST', `/drivers/driver/${id}/restore`),
+  );
 }
 
 export function useDriver(id: string) {
@@ -157,9 +147,9 @@ export function useDocumentImage(id: string, key: DocumentKey, version: string |
 }
 
 export function useUploadDocument(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async ({ key, file }: { key: DocumentKey; file: File }) => {
+  return useInvalidatingMutation(
+    driverKeys.documents(id),
+    async ({ key, file }: { key: DocumentKey; file: File }) => {
       const response = await authorizedFetch(`/drivers/driver/${id}/documents/${key}/image`, {
         method: 'PUT',
         headers: { 'content-type': file.type || 'application/octet-stream' },
@@ -169,8 +159,7 @@ export function useUploadDocument(id: string) {
       if (!response.ok) throw ApiError.fromBody(response.status, body);
       return (body as z.output<typeof driverDocumentResponseSchema>).data;
     },
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
-  });
+  );
 }
 
 export type ReviewDecision = z.input<typeof reviewDocumentBodySchema>;
@@ -193,31 +182,23 @@ export function useReviewDocument(id: string) {
 }
 
 export function useHistory(id: string) {
-  return useInfiniteQuery({
-    queryKey: driverKeys.history(id),
-    queryFn: ({ pageParam, signal }) =>
-      apiRequest<typeof historyResponseSchema>(
-        'GET',
-        `/drivers/driver/${id}/history${query({ limit: 10, cursor: pageParam })}`,
-        { signal },
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  return useCursorList(driverKeys.history(id), (cursor, signal) =>
+    apiRequest<typeof historyResponseSchema>(
+      'GET',
+      `/drivers/driver/${id}/history${query({ limit: 10, cursor })}`,
+      { signal },
+    ),
+  );
 }
 
 export function useRatings(id: string) {
-  return useInfiniteQuery({
-    queryKey: driverKeys.ratings(id),
-    queryFn: ({ pageParam, signal }) =>
-      apiRequest<typeof ratingsResponseSchema>(
-        'GET',
-        `/drivers/driver/${id}/ratings${query({ limit: 10, cursor: pageParam })}`,
-        { signal },
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  return useCursorList(driverKeys.ratings(id), (cursor, signal) =>
+    apiRequest<typeof ratingsResponseSchema>(
+      'GET',
+      `/drivers/driver/${id}/ratings${query({ limit: 10, cursor })}`,
+      { signal },
+    ),
+  );
 }
 
 export function useDeviceTokens(id: string) {
@@ -231,22 +212,17 @@ export function useDeviceTokens(id: string) {
 }
 
 export function useIssueDeviceToken(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (label: string) =>
-      apiRequest<typeof issuedDeviceTokenResponseSchema>('POST', `/drivers/driver/${id}/device-tokens`, {
-        body: { label },
-      }).then((r) => r.data),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
-  });
+  return useInvalidatingMutation(driverKeys.devices(id), (label: string) =>
+    apiRequest<typeof issuedDeviceTokenResponseSchema>('POST', `/drivers/driver/${id}/device-tokens`, {
+      body: { label },
+    }).then((r) => r.data),
+  );
 }
 
 export function useRevokeDeviceToken(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (tokenId: string) => apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.devices(id) }),
-  });
+  return useInvalidatingMutation(driverKeys.devices(id), (tokenId: string) =>
+    apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`),
+  );
 }
 
 /** Franchises an admin can assign a driver to, searched on the server. */
@@ -269,27 +245,22 @@ export function useFranchiseOptions(q: string, enabled: boolean) {
 }
 
 export function useAssignDriver(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { franchiseId: string | null; state: State | null }) =>
+  return useInvalidatingMutation(
+    driverKeys.all,
+    (body: { franchiseId: string | null; state: State | null }) =>
       apiRequest<typeof driverDetailResponseSchema>('PATCH', `/drivers/driver/${id}/assignment`, {
         body,
       }).then((r) => r.data),
-    onSuccess: () => client.invalidateQueries({ queryKey: driverKeys.all }),
-  });
+  );
 }
 
 /** Who was served a document's image and when, newest first, paged (read fresh at each opening). */
 export function useDocumentViews(id: string, key: DocumentKey) {
-  return useInfiniteQuery({
-    queryKey: [...driverKeys.documents(id), 'views', key],
-    queryFn: ({ pageParam, signal }) =>
-      apiRequest<typeof documentViewsResponseSchema>(
-        'GET',
-        `/drivers/driver/${id}/documents/${key}/views${query({ limit: 20, cursor: pageParam })}`,
-        { signal },
-      ),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
+  return useCursorList([...driverKeys.documents(id), 'views', key], (cursor, signal) =>
+    apiRequest<typeof documentViewsResponseSchema>(
+      'GET',
+      `/drivers/driver/${id}/documents/${key}/views${query({ limit: 20, cursor })}`,
+      { signal },
+    ),
+  );
 }

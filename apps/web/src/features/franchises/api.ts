@@ -1,20 +1,14 @@
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { State } from '@bmet/shared/constants';
-import type { CreateAccountBody, UpdateFranchiseBody } from '@bmet/shared/schemas/account';
 import type {
   cityDealerListResponseSchema,
-  createAccountResponseSchema,
   franchiseListResponseSchema,
   franchiseResponseSchema,
 } from '@bmet/shared/schemas/account';
 import type { ACCOUNT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
+import { useCreateAccount, useUpdateAccount } from '../../lib/account-mutations';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
 
 /** What the franchise list shows: its search and sort (none: newest first). */
 export type FranchiseListView = { q: string; sort?: (typeof ACCOUNT_SORTS)[number]; order?: SortOrder };
@@ -42,26 +36,22 @@ export function useFranchise(id: string | undefined, enabled: boolean) {
 
 /** The spec's franchise list, a page at a time (a city dealer gets its own). */
 export function useFranchiseList(view: FranchiseListView) {
-  return useInfiniteQuery({
-    queryKey: franchiseKeys.list(view),
-    queryFn: ({ pageParam, signal }) => {
+  return useCursorList(
+    franchiseKeys.list(view),
+    (cursor, signal) => {
       const params = new URLSearchParams({ limit: '50' });
       if (view.q) params.set('q', view.q);
       if (view.sort) params.set('sort', view.sort);
       if (view.order) params.set('order', view.order);
-      if (pageParam) params.set('cursor', pageParam);
+      if (cursor) params.set('cursor', cursor);
       return apiRequest<typeof franchiseListResponseSchema>(
         'GET',
         `/franchise/getFranchise?${params.toString()}`,
-        {
-          signal,
-        },
+        { signal },
       );
     },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+    { keepShown: true },
+  );
 }
 
 /** The city dealers of a state an admin may put a franchise under (admins only). */
@@ -78,23 +68,9 @@ export function useDealersOfState(state: State | null, enabled: boolean) {
 }
 
 export function useCreateFranchise() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: CreateAccountBody) =>
-      apiRequest<typeof createAccountResponseSchema>('POST', '/franchise/create', { body }).then(
-        (r) => r.data,
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: franchiseKeys.all }),
-  });
+  return useCreateAccount('/franchise', franchiseKeys.all);
 }
 
 export function useUpdateFranchise() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, changes }: { id: string; changes: UpdateFranchiseBody }) =>
-      apiRequest<typeof franchiseResponseSchema>('PATCH', `/franchise/${id}`, { body: changes }).then(
-        (r) => r.data,
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: franchiseKeys.all }),
-  });
+  return useUpdateAccount('/franchise', franchiseKeys.all);
 }

@@ -1,10 +1,4 @@
-import {
-  keepPreviousData,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { CarType, Role, State, TripStatus } from '@bmet/shared/constants';
 import type {
   tripDetailResponseSchema,
@@ -13,6 +7,8 @@ import type {
 } from '@bmet/shared/schemas/trip';
 import type { SortOrder, TRIP_SORTS } from '@bmet/shared/schemas/sort';
 import { apiRequest } from '../../lib/api-client';
+import { useCursorList } from '../../lib/cursor-list';
+import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
 
 export type TripSort = (typeof TRIP_SORTS)[number];
 
@@ -53,13 +49,11 @@ function fetchTripPage(role: Role, filters: TripFilters, cursor: string | undefi
 }
 
 export function useTripList(role: Role, filters: TripFilters) {
-  return useInfiniteQuery({
-    queryKey: tripKeys.list(role, filters),
-    queryFn: ({ pageParam, signal }) => fetchTripPage(role, filters, pageParam, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    placeholderData: keepPreviousData,
-  });
+  return useCursorList(
+    tripKeys.list(role, filters),
+    (cursor, signal) => fetchTripPage(role, filters, cursor, signal),
+    { keepShown: true },
+  );
 }
 
 export function useTrip(id: string | undefined) {
@@ -72,12 +66,9 @@ export function useTrip(id: string | undefined) {
 }
 
 export function useSubmitFeedback(id: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { feedback: string; rating: number }) =>
-      apiRequest<typeof tripFeedbackResponseSchema>('POST', `/trips/${id}/feedback`, { body }).then(
-        (r) => r.data,
-      ),
-    onSuccess: () => client.invalidateQueries({ queryKey: tripKeys.detail(id) }),
-  });
+  return useInvalidatingMutation(tripKeys.detail(id), (body: { feedback: string; rating: number }) =>
+    apiRequest<typeof tripFeedbackResponseSchema>('POST', `/trips/${id}/feedback`, { body }).then(
+      (r) => r.data,
+    ),
+  );
 }
