@@ -1,8 +1,15 @@
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import js from '@eslint/js';
 import i18next from 'eslint-plugin-i18next';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import importX from 'eslint-plugin-import-x';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+/** The repository's root: zones are written from it, wherever lint is run. */
+const ROOT = fileURLToPath(new URL('.', import.meta.url));
 
 export default tseslint.config(
   {
@@ -30,21 +37,14 @@ export default tseslint.config(
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
-    plugins: { 'react-hooks': reactHooks },
+    plugins: { 'react-hooks': reactHooks, 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'apps/web/tsconfig.json' })],
+    },
     rules: {
       ...reactHooks.configs.recommended.rules,
       // A feature never imports another feature: what two need moves to lib/ or components/.
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../../features/*', '../features/*', '**/features/*/**'],
-              message: 'Features are bounded: move shared code to lib/ or components/.',
-            },
-          ],
-        },
-      ],
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: webFeatureZones() }],
     },
   },
   {
@@ -80,7 +80,54 @@ export default tseslint.config(
     },
   },
   {
-    files: ['apps/web/src/app/**/*.{ts,tsx}'],
-    rules: { 'no-restricted-imports': 'off' },
+    // The API's floors: each imports only from the floors below it, and nothing goes round in a
+    // circle. db <- infra <- lib <- plugins <- modules <- app, with the server, the commands, the
+    // import and the seed on top; tests and their helpers stand outside the floors.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'apps/api/tsconfig.json' })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { basePath: ROOT, zones: apiFloors() }],
+    },
   },
 );
+
+/**
+ * The zones of apps/api that may not import others: each floor of src every floor above it, and
+ * nothing of src the test helpers, the fuzzing or the benchmarks (only tests import helpers).
+ */
+function apiFloors() {
+  const src = (path) => `./apps/api/src/${path}`;
+  const outside = ['./apps/api/test', './apps/api/fuzz', './apps/api/bench'];
+  const top = ['app.ts', 'server.ts', 'cli', 'import', 'seed'].map(src);
+  const floors = ['db', 'infra', 'lib', 'plugins', 'modules'];
+  return [
+    ...floors.map((floor, index) => ({
+      target: src(floor),
+      from: [...floors.slice(index + 1).map(src), ...top],
+      message: `${floor}/ stands below ${[...floors.slice(index + 1), 'app'].join(', ')}: move what it needs down.`,
+    })),
+    {
+      target: './apps/api/src',
+      from: outside,
+      message: 'Product code imports no test helper, fuzzing or benchmark: only tests do.',
+    },
+  ];
+}
+
+/** Each web feature may import no other feature (whatever the path's spelling). */
+function webFeatureZones() {
+  const features = './apps/web/src/features';
+  return readdirSync(new URL(features, `file://${ROOT}/`), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map(({ name }) => ({
+      target: `${features}/${name}`,
+      from: features,
+      except: [`./${name}`],
+      message: 'Features are bounded: move what two features need to lib/ or components/.',
+    }));
+}

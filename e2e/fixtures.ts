@@ -6,7 +6,7 @@ export type Role = 'admin' | 'city_dealer' | 'franchise';
 /** The password scripts/e2e-server.mjs gives the demo accounts. */
 export const DEMO_PASSWORD = 'e2e-demo-password-2026';
 
-/** The seeded demo accounts (apps/api/src/db/seed/demo.ts), one per role. */
+/** The seeded demo accounts (apps/api/src/seed/demo.ts), one per role. */
 export const ACCOUNTS: Record<Role, { email: string; displayName: string; tab: string }> = {
   admin: { email: 'admin@bookmyetaxi.test', displayName: 'Asha Rao', tab: 'Admin' },
   city_dealer: { email: 'dealer@bookmyetaxi.test', displayName: 'Vikram Patil', tab: 'City Dealer' },

@@ -12,9 +12,9 @@ import { rowsOf } from '../src/db/rows';
 
 export { rowsOf };
 import { accounts, drivers, trips } from '../src/db/schema';
-import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../src/db/seed/demo';
-import { createAccount, createDriver, createTrip } from '../src/db/seed/factories';
-import { Random } from '../src/db/seed/random';
+import { DEMO_ACCOUNTS, isDatabaseEmpty, seedDemo } from '../src/seed/demo';
+import { createAccount, createDriver, createTrip } from '../src/seed/factories';
+import { Random } from '../src/seed/random';
 import { openSession } from '../src/modules/auth/start-session';
 import { createLocalObjectStore } from '../src/infra/object-store';
 

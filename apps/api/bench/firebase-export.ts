@@ -1,7 +1,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
-import { Random } from '../src/db/seed/random';
+import { Random } from '../src/seed/random';
 
 export type ExportSize = { trips: number; drivers: number; customers: number };
 

@@ -17,7 +17,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import type { Page } from 'puppeteer-core';
-import { DEMO_ACCOUNTS } from '../src/db/seed/demo';
+import { DEMO_ACCOUNTS } from '../src/seed/demo';
 import { openDatabase } from '../src/db/client';
 import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
 import { startServer } from './bench-server';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { killServerProcesses, startServerProcess, type ServerProcess } from './test/server-process';
+import { killServerProcesses, startServerProcess, type ServerProcess } from '../test/server-process';
 
 /**
  * Acknowledged writes survive a crash: a real server process under write load (trip feedback, rate

@@ -3,9 +3,9 @@ import { count, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { accounts, auditLog, driverDeviceTokens, tripFeedback } from './db/schema';
-import { createDriver, createTrip } from './db/seed/factories';
+import { createDriver, createTrip } from './seed/factories';
 import { SURROGATE_MESSAGE } from './lib/text';
-import { authHeader, signInAs, useTestApp } from './test/test-app';
+import { authHeader, signInAs, useTestApp } from '../test/test-app';
 
 /**
  * Text PostgreSQL cannot hold (a lone UTF-16 surrogate, NUL) is refused with a 400 wherever it

@@ -2,8 +2,8 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App, type AppOptions } from './app';
-import { getTestDatabase } from './test/test-database';
-import { TEST_CONFIG, testAppOptions } from './test/test-app';
+import { getTestDatabase } from '../test/test-database';
+import { TEST_CONFIG, testAppOptions } from '../test/test-app';
 
 /**
  * What a client meets at the edge of the server, before or around any route: errors of the HTTP

@@ -15,8 +15,8 @@ import {
   testAppOptions,
   useTestApp,
   type SignedIn,
-} from './test/test-app';
-import { getTestDatabase } from './test/test-database';
+} from '../test/test-app';
+import { getTestDatabase } from '../test/test-database';
 
 /**
  * Values the schemas' formats allow but no date library or database column holds (the day after

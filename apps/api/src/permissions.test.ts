@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
 import { rolesFor } from '@bmet/shared/permissions';
-import { createAccount, type AccountRow } from './db/seed/factories';
+import { createAccount, type AccountRow } from './seed/factories';
 import type { RouteEntry } from './plugins/authentication';
-import { authHeader, createTestApp, issueToken } from './test/test-app';
+import { authHeader, createTestApp, issueToken } from '../test/test-app';
 
 /**
  * Calls every /api route the app declares, as anonymous and as each role, and checks the answer

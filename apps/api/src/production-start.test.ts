@@ -7,7 +7,7 @@ import {
   startServerProcess,
   stopServerProcess,
   type ServerProcess,
-} from './test/server-process';
+} from '../test/server-process';
 
 /**
  * A production server never holds an account anyone can sign in to with the published demo

@@ -5,7 +5,7 @@ import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
 import { analyzeDatabase, openDatabase, POOL_SIZE, vacuumWhereNeeded } from './db/client';
 import { DataDirBusyError } from './db/data-dir-lock';
-import { disableDemoAccounts, isDatabaseEmpty, seedDemoIfEmpty } from './db/seed/demo';
+import { disableDemoAccounts, isDatabaseEmpty, seedDemoIfEmpty } from './seed/demo';
 import { findAdminEmails } from './modules/auth/repository';
 import { removeExpiredRows } from './modules/auth/expired-rows';
 import { createMailer } from './infra/mailer';

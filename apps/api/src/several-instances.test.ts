@@ -6,9 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findTestRedis } from './infra/test-redis';
+import { findTestRedis } from '../test/redis';
 import { freePort } from './lib/free-port';
-import { openLocationStream } from './modules/driver-locations/test-support';
+import { openLocationStream } from '../test/location-support';
 
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'two-instances-demo-password';

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../lib/free-port';
-import { findEntriesOpenToOthers } from '../test/open-entries';
+import { findEntriesOpenToOthers } from '../../test/open-entries';
 
 const API_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PASSWORD = 'backup-test-demo-password';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Random } from '../db/seed/random';
+import { Random } from '../seed/random';
 import { distanceMetres, drive, gpsReading, planLoop, startVehicle } from './simulate-route';
 
 const mumbai = { lat: 19.076, long: 72.8777 };

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, vacuumWhereNeeded, type Db } from './client';
 import { rowsOf } from './rows';
 import { drivers } from './schema';
-import { createCustomer, createDriver } from './seed/factories';
+import { createCustomer, createDriver } from '../seed/factories';
 
 const folder = mkdtempSync(join(tmpdir(), 'bmet-client-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

@@ -11,7 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { countEntries, findEntriesOpenToOthers } from '../test/open-entries';
+import { countEntries, findEntriesOpenToOthers } from '../../test/open-entries';
 import { openDatabase } from './client';
 import { restrictToOwner } from './data-dir-privacy';
 

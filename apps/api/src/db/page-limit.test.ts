@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createCustomer, createDriver, createTrip } from './seed/factories';
+import { createAccount, createCustomer, createDriver, createTrip } from '../seed/factories';
 import { pageLimit } from './page-limit';
 import { trips } from './schema';
-import { fetchListIds } from '../test/csv-export';
-import { authHeader, issueToken, useTestApp } from '../test/test-app';
+import { fetchListIds } from '../../test/csv-export';
+import { authHeader, issueToken, useTestApp } from '../../test/test-app';
 
 const t = useTestApp();
 const tag = Array.from({ length: 8 }, () => String.fromCharCode(97 + randomInt(26))).join('');

@@ -1,8 +1,8 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { drivers } from './schema';
-import { useTestApp } from '../test/test-app';
-import { uniqueTag } from '../modules/drivers/test-fixtures';
+import { useTestApp } from '../../test/test-app';
+import { uniqueTag } from '../../test/driver-fixtures';
 import { queryShapes } from './query-shapes';
 import { rowReader } from './row-reader';
 

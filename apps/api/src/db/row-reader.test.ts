@@ -1,10 +1,10 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
-import { getTestDatabase } from '../test/test-database';
+import { getTestDatabase } from '../../test/test-database';
 import { isPostgresServer, rowReader, withColumnAround } from './row-reader';
 import { drivers, trips } from './schema';
-import { createCustomer, createDriver, createTrip } from './seed/factories';
+import { createCustomer, createDriver, createTrip } from '../seed/factories';
 
 const driver = alias(drivers, 'driver');
 const fields = {

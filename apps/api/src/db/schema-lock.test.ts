@@ -7,7 +7,7 @@ import { createLocalObjectStore } from '../infra/object-store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { accounts } from './schema';
 import { openDatabase } from './client';
-import { DEMO_ACCOUNTS, seedDemoIfEmpty } from './seed/demo';
+import { DEMO_ACCOUNTS, seedDemoIfEmpty } from '../seed/demo';
 
 const url = process.env.TEST_DATABASE_URL;
 const journal = JSON.parse(

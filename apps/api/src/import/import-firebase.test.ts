@@ -20,9 +20,9 @@ import {
   testAppOptions,
   TEST_JWT_SECRET,
   uniqueAddress,
-} from '../test/test-app';
-import { getTestDatabase } from '../test/test-database';
-import { createAccount } from '../db/seed/factories';
+} from '../../test/test-app';
+import { getTestDatabase } from '../../test/test-database';
+import { createAccount } from '../seed/factories';
 import { importFirebase, type ImportOptions } from './import-firebase';
 import type { ImportReport } from './report';
 

@@ -6,7 +6,7 @@ import { DOCUMENT_KEYS } from '@bmet/shared/constants';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import { loadWithIndexesBuiltAfter } from '../db/seed/bulk-insert';
+import { loadWithIndexesBuiltAfter } from '../seed/bulk-insert';
 import {
   customerRatings,
   customers,

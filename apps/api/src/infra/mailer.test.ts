@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ConfigError, loadConfig } from '../config';
-import { startMailReceiver } from '../modules/auth/test-mail-receiver';
+import { startMailReceiver } from '../../test/mail-receiver';
 import { createMailer } from './mailer';
 
 const SECRET = 'a-mailer-test-secret-of-more-than-32-chars';

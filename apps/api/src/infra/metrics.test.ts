@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app';
-import { createAccount } from '../db/seed/factories';
-import { getTestDatabase } from '../test/test-database';
-import { postSignIn, TEST_CONFIG, testAppOptions, uniqueAddress, useTestApp } from '../test/test-app';
+import { createAccount } from '../seed/factories';
+import { getTestDatabase } from '../../test/test-database';
+import { postSignIn, TEST_CONFIG, testAppOptions, uniqueAddress, useTestApp } from '../../test/test-app';
 
 const t = useTestApp();
 const TOKEN = 'a-metrics-token-for-the-tests';

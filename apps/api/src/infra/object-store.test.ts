@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { findEntriesOpenToOthers } from '../test/open-entries';
+import { findEntriesOpenToOthers } from '../../test/open-entries';
 import { createObjectStore } from './create-object-store';
 import {
   createLocalObjectStore,

@@ -5,7 +5,7 @@ import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { createLocationBus } from './create-location-bus';
 import type { LocationBus } from './location-bus';
 import { createRedisLocationBus } from './redis-location-bus';
-import { findTestRedis } from './test-redis';
+import { findTestRedis } from '../../test/redis';
 
 const redis = await findTestRedis();
 

@@ -1,9 +1,9 @@
 import { createServer, connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
-import { getTestDatabase } from '../test/test-database';
-import { TEST_CONFIG, testAppOptions, uniqueAddress } from '../test/test-app';
-import { findTestRedis } from './test-redis';
+import { getTestDatabase } from '../../test/test-database';
+import { TEST_CONFIG, testAppOptions, uniqueAddress } from '../../test/test-app';
+import { findTestRedis } from '../../test/redis';
 
 const redis = await findTestRedis();
 

@@ -9,10 +9,10 @@ import {
   createDriver,
   createTrip,
   insertDocuments,
-} from '../db/seed/factories';
+} from '../seed/factories';
 import { recordAudit } from '../infra/audit';
-import { fetchCsv } from '../test/csv-export';
-import { authHeader, issueToken, useTestApp } from '../test/test-app';
+import { fetchCsv } from '../../test/csv-export';
+import { authHeader, issueToken, useTestApp } from '../../test/test-app';
 
 const t = useTestApp();
 const tag = Array.from({ length: 8 }, () => String.fromCharCode(97 + randomInt(26))).join('');

@@ -4,9 +4,9 @@ import { ROLES, type Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../app';
 import type { Db } from '../db/client';
-import { createAccount, type AccountRow } from '../db/seed/factories';
-import { authHeader, issueToken, testAppOptions } from '../test/test-app';
-import { getTestDatabase } from '../test/test-database';
+import { createAccount, type AccountRow } from '../seed/factories';
+import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
+import { getTestDatabase } from '../../test/test-database';
 
 /**
  * The guard itself, on probe routes: the foundation has no route limited by the matrix yet, so

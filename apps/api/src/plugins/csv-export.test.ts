@@ -6,9 +6,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, type App } from '../app';
-import { createAccount } from '../db/seed/factories';
-import { getTestDatabase } from '../test/test-database';
-import { authHeader, issueToken, testAppOptions } from '../test/test-app';
+import { createAccount } from '../seed/factories';
+import { getTestDatabase } from '../../test/test-database';
+import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
 import { registerCsvExport } from './csv-export';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useTestApp } from '../test/test-app';
+import { useTestApp } from '../../test/test-app';
 import { operationIdOf } from './openapi';
 
 const t = useTestApp();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authHeader, signInAs, useTestApp } from '../test/test-app';
+import { authHeader, signInAs, useTestApp } from '../../test/test-app';
 
 const t = useTestApp();
 

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../app';
-import { TEST_CONFIG, testAppOptions } from '../test/test-app';
-import { getTestDatabase } from '../test/test-database';
+import { TEST_CONFIG, testAppOptions } from '../../test/test-app';
+import { getTestDatabase } from '../../test/test-database';
 
 /** The web app's files as the build leaves them: each text file with .br and .gz copies. */
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/app-abc123.js"></script></head><body>${'<!-- padding -->'.repeat(100)}</body></html>`;

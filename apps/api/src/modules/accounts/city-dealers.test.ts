@@ -5,8 +5,8 @@ import { ROLES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer } from '@bmet/shared/schemas/account';
 import { accounts, auditLog } from '../../db/schema';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { authHeader, postSignIn, signInAs, useTestApp } from '../../test/test-app';
+import { createAccount, createDriver } from '../../seed/factories';
+import { authHeader, postSignIn, signInAs, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 

@@ -5,8 +5,8 @@ import { ROLES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Franchise } from '@bmet/shared/schemas/account';
 import { accounts } from '../../db/schema';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { authHeader, postSignIn, signInAs, useTestApp } from '../../test/test-app';
+import { createAccount, createDriver } from '../../seed/factories';
+import { authHeader, postSignIn, signInAs, useTestApp } from '../../../test/test-app';
 import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();

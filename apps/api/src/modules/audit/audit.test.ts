@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '@bmet/shared/schemas/audit';
-import { createAccount, createDriver } from '../../db/seed/factories';
+import { createAccount, createDriver } from '../../seed/factories';
 import { recordAudit } from '../../infra/audit';
-import { fetchCsv } from '../../test/csv-export';
-import { authHeader, signInAs, useTestApp, type SignedIn } from '../../test/test-app';
+import { fetchCsv } from '../../../test/csv-export';
+import { authHeader, signInAs, useTestApp, type SignedIn } from '../../../test/test-app';
 
 const t = useTestApp();
 

@@ -3,7 +3,7 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ROLES, type Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { accounts } from '../../db/schema';
-import { createAccount } from '../../db/seed/factories';
+import { createAccount } from '../../seed/factories';
 import {
   authHeader,
   decodeClaims,
@@ -14,7 +14,7 @@ import {
   testAppOptions,
   uniqueAddress,
   useTestApp,
-} from '../../test/test-app';
+} from '../../../test/test-app';
 import { buildApp } from '../../app';
 import { revokeAccountSessions } from './repository';
 import { roleLabel } from '@bmet/shared/role-label';

@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp } from '../../app';
 import { downloadTickets } from '../../db/schema';
-import { createCustomer, createTrip } from '../../db/seed/factories';
-import { parseCsv } from '../../test/csv-export';
-import { testAppOptions, useTestApp } from '../../test/test-app';
-import { createStaff, createTripWorld, type Staff, type TripWorld } from '../trips/test-fixtures';
+import { createCustomer, createTrip } from '../../seed/factories';
+import { parseCsv } from '../../../test/csv-export';
+import { testAppOptions, useTestApp } from '../../../test/test-app';
+import { createStaff, createTripWorld, type Staff, type TripWorld } from '../../../test/trip-fixtures';
 import { canonicalQuery, issueDownloadTicket, withoutTicket } from '../../lib/download-tickets';
 
 const t = useTestApp();

@@ -9,8 +9,8 @@ import {
   sessions,
   signInAttempts,
 } from '../../db/schema';
-import { createAccount } from '../../db/seed/factories';
-import { getTestDatabase } from '../../test/test-database';
+import { createAccount } from '../../seed/factories';
+import { getTestDatabase } from '../../../test/test-database';
 import { CLEANUP_LOCK, removeExpiredRows } from './expired-rows';
 
 const HOUR = 3_600_000;

@@ -5,11 +5,11 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../../app';
 import type { Db } from '../../db/client';
 import { accounts, passwordResetTokens } from '../../db/schema';
-import { createAccount } from '../../db/seed/factories';
-import { authHeader, postSignIn, TEST_CONFIG, testAppOptions, uniqueAddress } from '../../test/test-app';
-import { getTestDatabase } from '../../test/test-database';
+import { createAccount } from '../../seed/factories';
+import { authHeader, postSignIn, TEST_CONFIG, testAppOptions, uniqueAddress } from '../../../test/test-app';
+import { getTestDatabase } from '../../../test/test-database';
 import { hashResetToken, RESET_LINK_TTL_MS } from './password-routes';
-import { resetLinkIn, startMailReceiver } from './test-mail-receiver';
+import { resetLinkIn, startMailReceiver } from '../../../test/mail-receiver';
 
 const APP_URL = 'http://console.test:3999';
 let app: App;

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { accounts, auditLog } from '../../db/schema';
-import { createAccount } from '../../db/seed/factories';
-import { authHeader, issueToken, postSignIn, signInAs, useTestApp } from '../../test/test-app';
+import { createAccount } from '../../seed/factories';
+import { authHeader, issueToken, postSignIn, signInAs, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 

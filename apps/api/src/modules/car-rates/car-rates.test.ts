@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { RATE_FIELDS, type RateField } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { RATE_FIELD_MAX, type AllRates, type StateRates } from '@bmet/shared/schemas/car-rate';
-import { BASE_RATES } from '../../db/seed/india';
-import { useTestApp } from '../../test/test-app';
+import { BASE_RATES } from '../../seed/india';
+import { useTestApp } from '../../../test/test-app';
 import {
   createStaff,
   historyRowsOf,
@@ -13,7 +13,7 @@ import {
   resetState,
   storedRates,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/car-rate-fixtures';
 
 const t = useTestApp();
 let admin: Staff;

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
-import { BASE_RATES } from '../../db/seed/india';
-import { useTestApp } from '../../test/test-app';
+import { BASE_RATES } from '../../seed/india';
+import { useTestApp } from '../../../test/test-app';
 import {
   auditRowsOf,
   createStaff,
@@ -11,7 +11,7 @@ import {
   resetState,
   storedRates,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/car-rate-fixtures';
 
 const t = useTestApp();
 const SAVES = 100;

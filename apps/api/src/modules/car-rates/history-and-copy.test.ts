@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { RateHistoryResponse, StateRates } from '@bmet/shared/schemas/car-rate';
-import { BASE_RATES } from '../../db/seed/india';
-import { useTestApp } from '../../test/test-app';
+import { BASE_RATES } from '../../seed/india';
+import { useTestApp } from '../../../test/test-app';
 import {
   auditRowsOf,
   createStaff,
@@ -13,7 +13,7 @@ import {
   resetState,
   storedRates,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/car-rate-fixtures';
 import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();

@@ -3,11 +3,11 @@ import { type DocumentKey } from '@bmet/shared/constants';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import type { ComplianceEntry, ComplianceSummary } from '@bmet/shared/schemas/compliance';
 import type { Driver } from '@bmet/shared/schemas/driver';
-import { buildDocumentRow, insertDocuments } from '../../db/seed/factories';
+import { buildDocumentRow, insertDocuments } from '../../seed/factories';
 import { indianToday } from '../../lib/ist-days';
-import { fetchCsv } from '../../test/csv-export';
-import { useTestApp } from '../../test/test-app';
-import { createDriverWorld, getAs, type DriverWorld, type Staff } from '../drivers/test-fixtures';
+import { fetchCsv } from '../../../test/csv-export';
+import { useTestApp } from '../../../test/test-app';
+import { createDriverWorld, getAs, type DriverWorld, type Staff } from '../../../test/driver-fixtures';
 
 const t = useTestApp();
 

@@ -3,11 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { rowsOf } from '../../db/rows';
 import { driverDocuments, driverMandatoryDocuments, drivers } from '../../db/schema';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { getTestDatabase } from '../../test/test-database';
+import { createAccount, createDriver } from '../../seed/factories';
+import { getTestDatabase } from '../../../test/test-database';
 import { openDatabase, type Database, type Db } from '../../db/client';
-import { insertMany } from '../../db/seed/bulk-insert';
-import { resetDatabase } from '../../db/seed/demo';
+import { insertMany } from '../../seed/bulk-insert';
+import { resetDatabase } from '../../seed/demo';
 import { findDrivers } from '../drivers/list-repository';
 
 type Triple = [key: string, status: string, expiresOn: string | null];

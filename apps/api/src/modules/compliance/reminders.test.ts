@@ -5,13 +5,13 @@ import { documentLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Db } from '../../db/client';
 import { accounts, documentExpiryReminders } from '../../db/schema';
-import { buildDocumentRow, createAccount, createDriver, insertDocuments } from '../../db/seed/factories';
+import { buildDocumentRow, createAccount, createDriver, insertDocuments } from '../../seed/factories';
 import { inLanguage } from '../../infra/language';
 import { createMailer, type Mail, type Mailer } from '../../infra/mailer';
 import { indianToday } from '../../lib/ist-days';
-import { getTestDatabase } from '../../test/test-database';
-import { startMailReceiver } from '../auth/test-mail-receiver';
-import { uniqueTag } from '../drivers/test-fixtures';
+import { getTestDatabase } from '../../../test/test-database';
+import { startMailReceiver } from '../../../test/mail-receiver';
+import { uniqueTag } from '../../../test/driver-fixtures';
 import { formatCalendarDate, sendExpiryReminders } from './reminders';
 import { msUntilIndianHour } from './reminder-schedule';
 

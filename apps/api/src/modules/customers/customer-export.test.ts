@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, createCustomer } from '../../db/seed/factories';
+import { createAccount, createCustomer } from '../../seed/factories';
 import { EXPORT_TUNING } from '../../plugins/csv-export';
-import { fetchCsv, fetchListIds } from '../../test/csv-export';
-import { authHeader, issueToken, useTestApp } from '../../test/test-app';
+import { fetchCsv, fetchListIds } from '../../../test/csv-export';
+import { authHeader, issueToken, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 const tag = Array.from({ length: 8 }, () => String.fromCharCode(97 + randomInt(26))).join('');

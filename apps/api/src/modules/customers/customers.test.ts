@@ -7,8 +7,8 @@ import type { customerListResponseSchema } from '@bmet/shared/schemas/customer';
 import type { z } from 'zod';
 import type { Db } from '../../db/client';
 import { customerRatings, customers } from '../../db/schema';
-import { createAccount, createCustomer } from '../../db/seed/factories';
-import { authHeader, issueToken, useTestApp } from '../../test/test-app';
+import { createAccount, createCustomer } from '../../seed/factories';
+import { authHeader, issueToken, useTestApp } from '../../../test/test-app';
 
 type CustomerList = z.infer<typeof customerListResponseSchema>;
 

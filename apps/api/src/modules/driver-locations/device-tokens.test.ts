@@ -3,9 +3,9 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { auditLog, driverDeviceTokens } from '../../db/schema';
-import { authHeader, useTestApp } from '../../test/test-app';
+import { authHeader, useTestApp } from '../../../test/test-app';
 import { hashDeviceToken } from './device-tokens';
-import { createScope, issueDeviceToken, reportLocation } from './test-support';
+import { createScope, issueDeviceToken, reportLocation } from '../../../test/location-support';
 
 const t = useTestApp();
 let s: Awaited<ReturnType<typeof createScope>>;

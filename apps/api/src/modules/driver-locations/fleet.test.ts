@@ -4,8 +4,8 @@ import { DAY_RANGE } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { fleetDriverSchema, type FleetDriver } from '@bmet/shared/schemas/fleet';
 import { accounts, drivers } from '../../db/schema';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { authHeader, issueToken } from '../../test/test-app';
+import { createAccount, createDriver } from '../../seed/factories';
+import { authHeader, issueToken } from '../../../test/test-app';
 import { isDriverInScope } from '../drivers/scope';
 import { FLEET_FLUSH_MS } from './fleet-stream';
 import { findPlacedDrivers, findVisibleDriver } from './repository';
@@ -16,7 +16,7 @@ import {
   SseReader,
   useLocationTestApp,
   type SseMessage,
-} from './test-support';
+} from '../../../test/location-support';
 
 const t = useLocationTestApp({ listen: true });
 let s: Awaited<ReturnType<typeof createScope>>;

@@ -3,9 +3,9 @@ import Fastify from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp } from '../../app';
-import { createDriver } from '../../db/seed/factories';
+import { createDriver } from '../../seed/factories';
 import { createInProcessLocationBus, type LocationBus } from '../../infra/location-bus';
-import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
+import { authHeader, issueToken, testAppOptions } from '../../../test/test-app';
 import { createLocationStreams } from './location-stream';
 import {
   createScope,
@@ -15,7 +15,7 @@ import {
   reportLocation,
   SseReader,
   useLocationTestApp,
-} from './test-support';
+} from '../../../test/location-support';
 
 /** An in-process bus that counts its subscribers, to see streams let go of theirs. */
 function countingBus(): LocationBus & { subscribers: () => number } {

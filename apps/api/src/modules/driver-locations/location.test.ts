@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
-import { authHeader, useTestApp } from '../../test/test-app';
-import { createScope } from './test-support';
+import { authHeader, useTestApp } from '../../../test/test-app';
+import { createScope } from '../../../test/location-support';
 
 const t = useTestApp();
 let s: Awaited<ReturnType<typeof createScope>>;

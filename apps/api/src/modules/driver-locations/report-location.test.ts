@@ -4,9 +4,14 @@ import { ROLES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { driverDeviceTokens, drivers } from '../../db/schema';
-import { createDriver } from '../../db/seed/factories';
-import { authHeader, uniqueAddress } from '../../test/test-app';
-import { createScope, issueDeviceToken, reportLocation, useLocationTestApp } from './test-support';
+import { createDriver } from '../../seed/factories';
+import { authHeader, uniqueAddress } from '../../../test/test-app';
+import {
+  createScope,
+  issueDeviceToken,
+  reportLocation,
+  useLocationTestApp,
+} from '../../../test/location-support';
 
 const t = useLocationTestApp();
 let s: Awaited<ReturnType<typeof createScope>>;

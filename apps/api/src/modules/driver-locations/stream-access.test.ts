@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sessions } from '../../db/schema';
-import { createAccount } from '../../db/seed/factories';
-import { getTestDatabase } from '../../test/test-database';
-import { issueToken } from '../../test/test-app';
+import { createAccount } from '../../seed/factories';
+import { getTestDatabase } from '../../../test/test-database';
+import { issueToken } from '../../../test/test-app';
 import { findActiveSession } from '../../lib/sessions';
-import { createScope } from './test-support';
+import { createScope } from '../../../test/location-support';
 import { findStreamAccess, findVisibleDriver } from './repository';
 
 describe('findStreamAccess', () => {

@@ -2,10 +2,10 @@ import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../../app';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
+import { createAccount, createDriver } from '../../seed/factories';
+import { authHeader, issueToken, testAppOptions } from '../../../test/test-app';
 import { MAX_STREAMS_PER_SESSION } from './location-stream';
-import { createScope, openLocationStream, useLocationTestApp } from './test-support';
+import { createScope, openLocationStream, useLocationTestApp } from '../../../test/location-support';
 
 /**
  * A live stream ends within a second of whatever ends the caller's access, on every instance of

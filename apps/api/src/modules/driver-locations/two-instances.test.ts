@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app';
-import { createDriver } from '../../db/seed/factories';
+import { createDriver } from '../../seed/factories';
 import { createRedisLocationBus } from '../../infra/redis-location-bus';
 import type { LocationBus } from '../../infra/location-bus';
-import { findTestRedis } from '../../infra/test-redis';
-import { testAppOptions } from '../../test/test-app';
-import { getTestDatabase } from '../../test/test-database';
-import { createScope, issueDeviceToken, openLocationStream, reportLocation } from './test-support';
+import { findTestRedis } from '../../../test/redis';
+import { testAppOptions } from '../../../test/test-app';
+import { getTestDatabase } from '../../../test/test-database';
+import {
+  createScope,
+  issueDeviceToken,
+  openLocationStream,
+  reportLocation,
+} from '../../../test/location-support';
 
 const redis = await findTestRedis();
 

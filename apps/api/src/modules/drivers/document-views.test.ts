@@ -9,10 +9,10 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { DocumentViewsResponse } from '@bmet/shared/schemas/document-views';
 import { buildApp } from '../../app';
 import { documentViews } from '../../db/schema';
-import { createDriver } from '../../db/seed/factories';
+import { createDriver } from '../../seed/factories';
 import { createLocalObjectStore, documentObjectKey } from '../../infra/object-store';
-import { testAppOptions, type TestApp } from '../../test/test-app';
-import { getTestDatabase } from '../../test/test-database';
+import { testAppOptions, type TestApp } from '../../../test/test-app';
+import { getTestDatabase } from '../../../test/test-database';
 import { serveDocumentImage } from './document-views';
 import {
   createDriverWorld,
@@ -21,7 +21,7 @@ import {
   notFoundBody,
   type DriverWorld,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/driver-fixtures';
 import { formatIndianMoment, watermarkLines } from './watermark';
 
 // An app of its own, on a folder this file reads back, to compare what is served with what is stored.

@@ -10,10 +10,10 @@ import { documentLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { DOCUMENT_IMAGE_MAX_BYTES } from '@bmet/shared/constants';
 import { buildApp } from '../../app';
-import { buildDocumentRow, createDriver, insertDocuments } from '../../db/seed/factories';
+import { buildDocumentRow, createDriver, insertDocuments } from '../../seed/factories';
 import { createLocalObjectStore, documentObjectKey } from '../../infra/object-store';
-import { testAppOptions, uniqueAddress, type TestApp } from '../../test/test-app';
-import { getTestDatabase } from '../../test/test-database';
+import { testAppOptions, uniqueAddress, type TestApp } from '../../../test/test-app';
+import { getTestDatabase } from '../../../test/test-database';
 import {
   auditRowsOf,
   createDriverWorld,
@@ -22,7 +22,7 @@ import {
   notFoundBody,
   type DriverWorld,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/driver-fixtures';
 
 // An app of its own, on a folder this file can look into, to see what is stored.
 const objectRoot = join(tmpdir(), `bmet-documents-test-${randomUUID()}`);

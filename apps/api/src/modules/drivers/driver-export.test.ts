@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { EXPORT_TUNING } from '../../plugins/csv-export';
-import { fetchCsv, fetchListIds } from '../../test/csv-export';
-import { useTestApp } from '../../test/test-app';
-import { createDriverWorld, type DriverWorld, type Staff } from './test-fixtures';
+import { fetchCsv, fetchListIds } from '../../../test/csv-export';
+import { useTestApp } from '../../../test/test-app';
+import { createDriverWorld, type DriverWorld, type Staff } from '../../../test/driver-fixtures';
 
 const t = useTestApp();
 let w: DriverWorld;

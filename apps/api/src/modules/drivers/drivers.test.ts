@@ -6,8 +6,8 @@ import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { DriverListResponse } from '@bmet/shared/schemas/driver';
 import { drivers } from '../../db/schema';
-import { createDriver, insertDriverRatings } from '../../db/seed/factories';
-import { useTestApp } from '../../test/test-app';
+import { createDriver, insertDriverRatings } from '../../seed/factories';
+import { useTestApp } from '../../../test/test-app';
 import {
   auditRowsOf,
   createDriverWorld,
@@ -17,7 +17,7 @@ import {
   uniqueTag,
   type DriverWorld,
   type Staff,
-} from './test-fixtures';
+} from '../../../test/driver-fixtures';
 import { stateLabel } from '@bmet/shared/labels';
 
 const t = useTestApp();

@@ -4,9 +4,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { State } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { driverRatings, trips } from '../../db/schema';
-import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../db/seed/factories';
-import { useTestApp } from '../../test/test-app';
-import { createDriverWorld, getAs, notFoundBody, type DriverWorld, type Staff } from './test-fixtures';
+import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../seed/factories';
+import { useTestApp } from '../../../test/test-app';
+import {
+  createDriverWorld,
+  getAs,
+  notFoundBody,
+  type DriverWorld,
+  type Staff,
+} from '../../../test/driver-fixtures';
 
 const t = useTestApp();
 let w: DriverWorld;

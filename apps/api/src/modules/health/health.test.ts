@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { createInProcessLocationBus } from '../../infra/location-bus';
-import { testAppOptions, useTestApp } from '../../test/test-app';
+import { testAppOptions, useTestApp } from '../../../test/test-app';
 
 const t = useTestApp();
 

@@ -8,9 +8,9 @@ import type {
   StatsStates,
 } from '@bmet/shared/schemas/stats';
 import type { Trip, TripListResponse } from '@bmet/shared/schemas/trip';
-import { useTestApp } from '../../test/test-app';
-import { getAs, type Staff } from '../trips/test-fixtures';
-import { addDays, createStatsWorld, type StatsWorld } from './test-fixtures';
+import { useTestApp } from '../../../test/test-app';
+import { getAs, type Staff } from '../../../test/trip-fixtures';
+import { addDays, createStatsWorld, type StatsWorld } from '../../../test/stats-fixtures';
 
 /**
  * The dashboard's figures equal what the trip list shows the same caller for the same period and

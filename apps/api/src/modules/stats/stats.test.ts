@@ -10,9 +10,9 @@ import type {
 } from '@bmet/shared/schemas/stats';
 import { m } from '@bmet/shared/paraglide/messages';
 import { driverDocuments, drivers, trips } from '../../db/schema';
-import { useTestApp } from '../../test/test-app';
-import { getAs, type Staff } from '../trips/test-fixtures';
-import { addDays, createStatsWorld, type StatsWorld } from './test-fixtures';
+import { useTestApp } from '../../../test/test-app';
+import { getAs, type Staff } from '../../../test/trip-fixtures';
+import { addDays, createStatsWorld, type StatsWorld } from '../../../test/stats-fixtures';
 
 const t = useTestApp();
 let w: StatsWorld;

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { auditLog, tripFeedback } from '../../db/schema';
-import { useTestApp } from '../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import {
   createStaff,
   createTripWorld,
@@ -12,7 +12,7 @@ import {
   postAs,
   type Staff,
   type TripWorld,
-} from './test-fixtures';
+} from '../../../test/trip-fixtures';
 
 const t = useTestApp();
 let w: TripWorld;

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createCustomer, createDriver, createTrip } from '../../db/seed/factories';
+import { createCustomer, createDriver, createTrip } from '../../seed/factories';
 import { istDate } from '../../lib/csv';
 import { EXPORT_TUNING } from '../../plugins/csv-export';
-import { fetchCsv, fetchListIds } from '../../test/csv-export';
-import { useTestApp } from '../../test/test-app';
-import { createTripWorld, uniqueTag, type Staff, type TripWorld } from './test-fixtures';
+import { fetchCsv, fetchListIds } from '../../../test/csv-export';
+import { useTestApp } from '../../../test/test-app';
+import { createTripWorld, uniqueTag, type Staff, type TripWorld } from '../../../test/trip-fixtures';
 
 const t = useTestApp();
 let w: TripWorld;

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TripListResponse } from '@bmet/shared/schemas/trip';
-import { useTestApp } from '../../test/test-app';
+import { useTestApp } from '../../../test/test-app';
 import { findTrips } from './repository';
-import { createTripWorld, getAs, idsOf, postAs, type TripWorld } from './test-fixtures';
+import { createTripWorld, getAs, idsOf, postAs, type TripWorld } from '../../../test/trip-fixtures';
 
 /**
  * The filters the dashboard's links set on the trip list: the trips of a franchise's drivers, of

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createTrip, insertDriverRatings } from '../../db/seed/factories';
-import { useTestApp } from '../../test/test-app';
+import { createTrip, insertDriverRatings } from '../../seed/factories';
+import { useTestApp } from '../../../test/test-app';
 import {
   buildTripListQueries,
   findScopedKeys,
@@ -10,7 +10,7 @@ import {
   type TripListOptions,
 } from './repository';
 import type { TripScopeCaller } from './scope';
-import { createTripWorld, type TripWorld } from './test-fixtures';
+import { createTripWorld, type TripWorld } from '../../../test/trip-fixtures';
 
 /**
  * A scoped list is answered from the newest trips when it can, else driver by driver or by the

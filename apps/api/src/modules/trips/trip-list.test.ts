@@ -4,8 +4,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { TripListResponse } from '@bmet/shared/schemas/trip';
 import { trips } from '../../db/schema';
-import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../db/seed/factories';
-import { useTestApp } from '../../test/test-app';
+import { createCustomer, createDriver, createTrip, insertDriverRatings } from '../../seed/factories';
+import { useTestApp } from '../../../test/test-app';
 import {
   createStaff,
   createTripWorld,
@@ -15,7 +15,7 @@ import {
   uniqueTag,
   type Staff,
   type TripWorld,
-} from './test-fixtures';
+} from '../../../test/trip-fixtures';
 
 const t = useTestApp();
 let w: TripWorld;

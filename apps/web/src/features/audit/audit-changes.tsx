@@ -3,7 +3,7 @@ import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatDateTime } from '../../lib/format';
 import { LANGUAGE_NAMES } from '../../lib/language';
-import { rateFieldLabel } from '../car-rates/rate-fields';
+import { rateFieldLabel } from '../../lib/rate-fields';
 import classes from './audit.module.css';
 
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;

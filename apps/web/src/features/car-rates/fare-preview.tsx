@@ -4,7 +4,7 @@ import type { RateField } from '@bmet/shared/constants';
 import { computeFare, isNightHour } from '@bmet/shared/fare';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatRupees } from '../../lib/format';
-import { rateFieldLabel } from './rate-fields';
+import { rateFieldLabel } from '../../lib/rate-fields';
 
 export type DraftValues = Record<RateField, number | null>;
 

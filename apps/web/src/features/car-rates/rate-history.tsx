@@ -6,7 +6,7 @@ import { formatDateTime, stateLabel } from '../../lib/format';
 import { useRateHistory } from './api';
 import { carTypeLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
-import { rateFieldLabel } from './rate-fields';
+import { rateFieldLabel } from '../../lib/rate-fields';
 
 const shown = (value: number | null) => (value === null ? m.ratesHistoryBlank() : String(value));
 

@@ -26,7 +26,7 @@ import { formatCount, stateLabel } from '../../lib/format';
 import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
-import { rateFieldLabel } from './rate-fields';
+import { rateFieldLabel } from '../../lib/rate-fields';
 import { RateHistory } from './rate-history';
 import { carTypeLabel } from '@bmet/shared/labels';
 

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { State } from '@bmet/shared/constants';
-import type { Db } from '../../db/client';
-import { auditLog } from '../../db/schema';
-import { createAccount, createDriver, type AccountRow } from '../../db/seed/factories';
-import { authHeader, issueToken, type TestApp } from '../../test/test-app';
+import type { Db } from '../src/db/client';
+import { auditLog } from '../src/db/schema';
+import { createAccount, createDriver, type AccountRow } from '../src/seed/factories';
+import { authHeader, issueToken, type TestApp } from './test-app';
 
 /** A word of letters no other test uses: drivers named with it are found by searching for it. */
 export function uniqueTag(): string {

@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Role } from '@bmet/shared/constants';
 import type { SignInResponse } from '@bmet/shared/schemas/auth';
-import { buildApp, type App, type AppOptions } from '../app';
-import type { Db } from '../db/client';
-import { createInProcessLocationBus } from '../infra/location-bus';
-import { createLocalObjectStore } from '../infra/object-store';
-import { createAccount, type AccountRow } from '../db/seed/factories';
-import { openSession } from '../modules/auth/start-session';
+import { buildApp, type App, type AppOptions } from '../src/app';
+import type { Db } from '../src/db/client';
+import { createInProcessLocationBus } from '../src/infra/location-bus';
+import { createLocalObjectStore } from '../src/infra/object-store';
+import { createAccount, type AccountRow } from '../src/seed/factories';
+import { openSession } from '../src/modules/auth/start-session';
 import { getTestDatabase } from './test-database';
 
 export const TEST_JWT_SECRET = 'test-only-jwt-secret-0123456789abcdefghi';

@@ -1,10 +1,10 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { TripStatus } from '@bmet/shared/constants';
 import type { TripListResponse } from '@bmet/shared/schemas/trip';
-import type { Db } from '../../db/client';
-import { accounts } from '../../db/schema';
-import { createCustomer, createDriver, createTrip, type TripRow } from '../../db/seed/factories';
-import { authHeader, issueToken, type TestApp } from '../../test/test-app';
+import type { Db } from '../src/db/client';
+import { accounts } from '../src/db/schema';
+import { createCustomer, createDriver, createTrip, type TripRow } from '../src/seed/factories';
+import { authHeader, issueToken, type TestApp } from './test-app';
 
 /** A word of letters no other test uses: trips titled with it are found by searching for it. */
 export function uniqueTag(): string {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CarType, DocumentKey, Role, State, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
 import { documentExpires } from '@bmet/shared/document-rules';
-import type { Db } from '../client';
+import type { Db } from '../db/client';
 import {
   accounts,
   carRates,
@@ -12,8 +12,8 @@ import {
   driverRatings,
   drivers,
   trips,
-} from '../schema';
-import { hashPassword } from '../../modules/auth/password';
+} from '../db/schema';
+import { hashPassword } from '../modules/auth/password';
 import {
   BASE_RATES,
   CANCEL_REASONS,

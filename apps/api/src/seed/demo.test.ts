@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLocalObjectStore } from '../../infra/object-store';
-import { openDatabase, type Database } from '../client';
-import { rowsOf } from '../rows';
+import { createLocalObjectStore } from '../infra/object-store';
+import { openDatabase, type Database } from '../db/client';
+import { rowsOf } from '../db/rows';
 import { seedDemo } from './demo';
 
 const DAY = 86_400_000;

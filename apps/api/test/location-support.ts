@@ -1,11 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type App } from '../../app';
-import type { Db } from '../../db/client';
-import type { AccountRow } from '../../db/seed/factories';
-import { createAccount, createDriver } from '../../db/seed/factories';
-import { createInProcessLocationBus, type LocationBus } from '../../infra/location-bus';
-import { authHeader, issueToken, testAppOptions } from '../../test/test-app';
-import { getTestDatabase } from '../../test/test-database';
+import { buildApp, type App } from '../src/app';
+import type { Db } from '../src/db/client';
+import type { AccountRow } from '../src/seed/factories';
+import { createAccount, createDriver } from '../src/seed/factories';
+import { createInProcessLocationBus, type LocationBus } from '../src/infra/location-bus';
+import { authHeader, issueToken, testAppOptions } from './test-app';
+import { getTestDatabase } from './test-database';
 
 /**
  * Helpers of this module's tests: a small hierarchy to test scope against, device tokens issued

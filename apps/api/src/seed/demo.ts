@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
-import { inSchemaLock, type Db } from '../client';
+import { inSchemaLock, type Db } from '../db/client';
 import {
   accounts,
   customerRatings,
@@ -11,8 +11,8 @@ import {
   driverRatings,
   drivers,
   trips,
-} from '../schema';
-import type { ObjectStore } from '../../infra/object-store';
+} from '../db/schema';
+import type { ObjectStore } from '../infra/object-store';
 import { drawDocumentJpeg } from './document-image';
 import {
   buildCustomer,

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import type { Role } from '@bmet/shared/constants';
-import { buildApp, type App } from '../app';
-import { openDatabase, type Database, type Db } from '../db/client';
-import { accounts, customers, drivers, trips } from '../db/schema';
-import { seedDemo } from '../db/seed/demo';
-import { recordAudit } from '../infra/audit';
-import { createInProcessLocationBus } from '../infra/location-bus';
-import { createLocalObjectStore } from '../infra/object-store';
-import { openSession } from '../modules/auth/start-session';
+import { buildApp, type App } from '../src/app';
+import { openDatabase, type Database, type Db } from '../src/db/client';
+import { accounts, customers, drivers, trips } from '../src/db/schema';
+import { seedDemo } from '../src/seed/demo';
+import { recordAudit } from '../src/infra/audit';
+import { createInProcessLocationBus } from '../src/infra/location-bus';
+import { createLocalObjectStore } from '../src/infra/object-store';
+import { openSession } from '../src/modules/auth/start-session';
 import {
   forgedCursor,
   hostileStrings,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, inArray, sql, sum } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../client';
-import { rowsOf } from '../rows';
+import { openDatabase, type Database } from '../db/client';
+import { rowsOf } from '../db/rows';
 import {
   customers,
   driverCounts,
@@ -13,7 +13,7 @@ import {
   tripDailyStats,
   tripHourlyStats,
   trips,
-} from '../schema';
+} from '../db/schema';
 import { createAccount, createCustomer, createDriver } from './factories';
 import { getTestDatabase } from '../../test/test-database';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';

@@ -1,7 +1,7 @@
 import { getTableColumns, getTableName, sql, type InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
-import type { Db } from '../client';
-import { rowsOf } from '../rows';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
 
 // One statement carries this many rows as a single JSON parameter.
 const ROWS_PER_STATEMENT = 5000;

@@ -1,9 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '../lib/free-port';
-
-const API_ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+import { join } from 'node:path';
+import { freePort } from '../src/lib/free-port';
+import { API_ROOT } from '../src/paths';
 
 export type ServerProcess = {
   child: ChildProcess;

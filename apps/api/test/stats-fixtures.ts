@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { CarType, TripStatus } from '@bmet/shared/constants';
-import type { Db } from '../../db/client';
+import type { Db } from '../src/db/client';
 import { and, gte, lt } from 'drizzle-orm';
-import { driverDocuments, trips } from '../../db/schema';
-import { createCustomer, createDriver, createTrip, type TripRow } from '../../db/seed/factories';
-import { createStaff, type Staff } from '../trips/test-fixtures';
+import { driverDocuments, trips } from '../src/db/schema';
+import { createCustomer, createDriver, createTrip, type TripRow } from '../src/seed/factories';
+import { createStaff, type Staff } from './trip-fixtures';
 
 const DAY = 86_400_000;
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { loadToolConfig } from '../../config';
-import { analyzeDatabase, openDatabase } from '../client';
+import { loadToolConfig } from '../config';
+import { analyzeDatabase, openDatabase } from '../db/client';
 import { DEFAULT_SCALE, isDatabaseEmpty, resetDatabase, seedDemo } from './demo';
-import { createObjectStore } from '../../infra/create-object-store';
+import { createObjectStore } from '../infra/create-object-store';
 
 const usage = `Usage: npm run seed -- [--drivers N] [--trips N] [--customers N] [--dealers N]
                        [--franchises-per-dealer N] [--reset]

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../client';
-import { driverWalletEntries } from '../schema';
+import type { Db } from '../db/client';
+import { driverWalletEntries } from '../db/schema';
 import { insertMany } from './bulk-insert';
 import { Random } from './random';
 

@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import postgres from 'postgres';
 import type { WorkerGlobalState } from 'vitest';
-import { openDatabase, type Database } from '../db/client';
+import { openDatabase, type Database } from '../src/db/client';
 
 /**
  * One database per test worker: PGlite in memory by default, or a fresh PostgreSQL database of its

@@ -1,11 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { CarType, State } from '@bmet/shared/constants';
 import type { RateSetInput, StateRates } from '@bmet/shared/schemas/car-rate';
-import type { Db } from '../../db/client';
-import { auditLog, carRateHistory, carRates } from '../../db/schema';
-import { createAccount, insertRates, type AccountRow } from '../../db/seed/factories';
-import { BASE_RATES } from '../../db/seed/india';
-import { authHeader, issueToken, type TestApp } from '../../test/test-app';
+import type { Db } from '../src/db/client';
+import { auditLog, carRateHistory, carRates } from '../src/db/schema';
+import { createAccount, insertRates, type AccountRow } from '../src/seed/factories';
+import { BASE_RATES } from '../src/seed/india';
+import { authHeader, issueToken, type TestApp } from './test-app';
 
 export type Staff = AccountRow & { headers: { authorization: string } };
 
