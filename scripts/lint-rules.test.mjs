@@ -22,6 +22,12 @@ describe('the layers lint holds', () => {
     expect(await brokenRules('apps/api/src/plugins/new-plugin.ts', fine)).toEqual([]);
   }, 60_000);
 
+  it('refuses an import circle', async () => {
+    // lib/download-tickets.ts imports lib/sessions.ts: sessions importing it back closes a circle.
+    const back = "import { issueDownloadTicket } from './download-tickets';\nvoid issueDownloadTicket;\n";
+    expect(await brokenRules('apps/api/src/lib/sessions.ts', back)).toContain('import-x/no-cycle');
+  }, 60_000);
+
   it('refuses product code importing a test helper; a test may', async () => {
     const helper = "import { useTestApp } from '../../../test/test-app';\nvoid useTestApp;\n";
     expect(await brokenRules('apps/api/src/modules/trips/new-file.ts', helper)).toContain(
