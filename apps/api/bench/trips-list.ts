@@ -25,7 +25,8 @@ import { trips } from '../src/db/schema';
 import { createInProcessLocationBus } from '../src/infra/location-bus';
 import { createLocalObjectStore } from '../src/infra/object-store';
 import { buildCustomerListQueries } from '../src/modules/customers/repository';
-import { buildTripListQueries, findScopedKeys, type TripListOptions } from '../src/modules/trips/repository';
+import { buildTripListQueries, findScopedKeys } from '../src/modules/trips/list-planner';
+import { type TripListOptions } from '../src/modules/trips/list-filters';
 import {
   ABSENT,
   COMMON,

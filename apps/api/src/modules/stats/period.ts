@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { boundToMs } from '@bmet/shared/schemas/stats';
 import { trips } from '../../db/schema';
-import { dateConditions, isBareDate } from '../trips/repository';
+import { dateConditions, isBareDate } from '../trips/list-filters';
 
 const DAY_MS = 86_400_000;
 const IST_OFFSET_MS = 5.5 * 3_600_000;

@@ -23,7 +23,7 @@ import { rowsOf } from '../../db/rows';
 import { accounts, customers, drivers, tripDailyStats, tripHourlyStats, trips } from '../../db/schema';
 import { indianDay, indianHour } from '../../lib/indian-time';
 import { driverScope } from '../drivers/scope';
-import { dateConditions } from '../trips/repository';
+import { dateConditions } from '../trips/list-filters';
 import { scopeDrivers, scopeFranchises, type TripScopeCaller } from '../trips/scope';
 import { datesOf, splitPeriod, type Period } from './period';
 

@@ -7,7 +7,8 @@ import type { Db } from '../../db/client';
 import { decimal, istDateTime, rupees } from '../../lib/csv';
 import { labelsOf, registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
 import { currentUser } from '../../plugins/authentication';
-import { findTripRecordPage, type TripRecord } from './repository';
+import { findTripRecordPage } from './list-repository';
+import type { TripRecord } from './repository';
 
 /**
  * The columns of a trips export, written from the records the list reads (the list's toTrip

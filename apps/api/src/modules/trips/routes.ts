@@ -17,7 +17,9 @@ import { errorResponses } from '../../lib/error-responses';
 import { keyedList } from '../../lib/keyed-list';
 import { refuseNul } from '../../lib/text';
 import { currentUser } from '../../plugins/authentication';
-import { createTripFeedback, findTripFeedback, findTrips, getTrip, type Caller } from './repository';
+import { createTripFeedback, findTripFeedback } from './feedback-repository';
+import { findTrips } from './list-repository';
+import { getTrip, type Caller } from './repository';
 import { registerTripExport } from './export';
 import { registerTripMessageRoutes } from './messages';
 

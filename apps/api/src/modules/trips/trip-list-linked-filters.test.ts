@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TripListResponse } from '@bmet/shared/schemas/trip';
 import { useTestApp } from '../../../test/test-app';
-import { findTrips } from './repository';
+import { findTrips } from './list-repository';
 import { createTripWorld, getAs, idsOf, postAs, type TripWorld } from '../../../test/trip-fixtures';
 
 /**

@@ -1,14 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTrip, insertDriverRatings } from '../../seed/factories';
 import { useTestApp } from '../../../test/test-app';
-import {
-  buildTripListQueries,
-  findScopedKeys,
-  findTrips,
-  LIST_TUNING,
-  type ListTuning,
-  type TripListOptions,
-} from './repository';
+import { buildTripListQueries, findScopedKeys, LIST_TUNING, type ListTuning } from './list-planner';
+import { findTrips } from './list-repository';
+import type { TripListOptions } from './list-filters';
 import type { TripScopeCaller } from './scope';
 import { createTripWorld, type TripWorld } from '../../../test/trip-fixtures';
 

@@ -1,0 +1,164 @@
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { CarType, State, TripStatus } from '@bmet/shared/constants';
+import { TRIP_SORTS, type SortOrder } from '@bmet/shared/schemas/sort';
+import { trips } from '../../db/schema';
+import { cursorTimestampSchema, decodeCursor, escapeLikePattern, newestFirst } from '../../lib/paging';
+import { indianHour } from '../../lib/indian-time';
+import { nextDate, startOfIndianDay } from '../../lib/ist-days';
+import type { KeyPart } from '../../lib/sort';
+import { refuseNul } from '../../lib/text';
+
+// The trip list's filters, sorts and cursor, read into the conditions of its statements: newest
+// first by default, keyset on (created_at, id).
+
+/**
+ * Newest first, spelled as the trips indexes are built: DESC NULLS LAST. A bare DESC means NULLS
+ * FIRST, which those indexes cannot serve (created_at is never null, but the planner does not use
+ * that), and the list would sort the whole table for every page.
+ */
+export const NEWEST_FIRST = newestFirst(trips.createdAt, trips.id);
+
+const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
+
+export type TripListOptions = {
+  q?: string;
+  status?: TripStatus;
+  paid?: boolean;
+  carType?: CarType;
+  /** Inclusive bounds: an ISO date-time, or a bare date read as a whole day in IST. */
+  from?: string;
+  to?: string;
+  /** Narrows the caller's scope to these drivers' trips; never widens it. */
+  driverIds?: string[];
+  /** Narrows the caller's scope to the trips of this franchise's drivers; never widens it. */
+  franchiseId?: string;
+  /** Narrows the caller's scope to the trips of drivers of this state. */
+  state?: State;
+  /** The trips created in this hour of the day in India (0 to 23). */
+  hour?: number;
+  limit: number;
+  cursor?: string;
+  sort?: TripSort;
+  order?: SortOrder;
+};
+
+export type TripSort = (typeof TRIP_SORTS)[number];
+
+/**
+ * The key of each sort other than the list's own (newest first, read by the paths below): by time
+ * either way (trips_created_idx), by price with unknown prices as the lowest (trips_price_idx), by
+ * status in the order of the enum, newest first within a status (trips_status_created_idx, read
+ * backwards for `desc`).
+ */
+export const TRIP_KEYS: Record<TripSort, KeyPart[]> = {
+  createdAt: [
+    { expression: trips.createdAt, type: 'timestamptz', indexDesc: true },
+    { expression: trips.id, type: 'uuid', indexDesc: true },
+  ],
+  price: [
+    { expression: sql`coalesce(${trips.price}, -1)`, type: 'float8' },
+    { expression: trips.id, type: 'uuid' },
+  ],
+  status: [
+    { expression: trips.status, type: 'trip_status' },
+    { expression: trips.createdAt, type: 'timestamptz', indexDesc: true, reversed: true },
+    { expression: trips.id, type: 'uuid', indexDesc: true, reversed: true },
+  ],
+};
+
+/** The list's own order, which the paths of buildTripListQueries read. */
+export const isNewestFirst = (sort: { field: TripSort; order: SortOrder }) =>
+  sort.field === 'createdAt' && sort.order === 'desc';
+
+export const isBareDate = (value: string) => /^\d{4}-\d{2}-\d{2}$/.test(value);
+
+/**
+ * The trip's created_at (or another moment) within [from, to], both inclusive; a bare `to`
+ * includes its whole day.
+ */
+export function dateConditions(
+  from: string | undefined,
+  to: string | undefined,
+  column: AnyColumn = trips.createdAt,
+): SQL[] {
+  const conditions: SQL[] = [];
+  if (from) {
+    const start = isBareDate(from) ? startOfIndianDay(from) : from;
+    conditions.push(sql`${column} >= ${start}::timestamptz`);
+  }
+  if (to) {
+    conditions.push(
+      isBareDate(to)
+        ? sql`${column} < ${startOfIndianDay(nextDate(to))}::timestamptz`
+        : sql`${column} <= ${to}::timestamptz`,
+    );
+  }
+  return conditions;
+}
+
+/** The filters of a list and the keyset after its cursor: every condition but the scope. */
+/** The values of a list's filters and cursor, as the statement takes them; only those given. */
+export type ListValues = {
+  pattern?: string;
+  status?: string;
+  paid?: boolean;
+  carType?: string;
+  hour?: number;
+  from?: string;
+  /** The end of a bare `to` date: the start of the next Indian day, excluded. */
+  before?: string;
+  /** A `to` moment, included. */
+  until?: string;
+  afterAt?: string;
+  afterId?: string;
+};
+
+/** A list's filters and cursor, checked and read into the values of its conditions. */
+export function listValues(options: TripListOptions): ListValues {
+  refuseNul('q', options.q);
+  const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
+  const values: ListValues = {};
+  if (options.q) values.pattern = escapeLikePattern(options.q);
+  if (options.status) values.status = options.status;
+  if (options.paid !== undefined) values.paid = options.paid;
+  if (options.carType) values.carType = options.carType;
+  if (options.hour !== undefined) values.hour = options.hour;
+  if (options.from) values.from = isBareDate(options.from) ? startOfIndianDay(options.from) : options.from;
+  if (options.to) {
+    if (isBareDate(options.to)) values.before = startOfIndianDay(nextDate(options.to));
+    else values.until = options.to;
+  }
+  if (after) {
+    values.afterAt = after.at;
+    values.afterId = after.id;
+  }
+  return values;
+}
+
+/**
+ * The conditions of a list's values (real ones, or placeholders when queryShapes builds a shape:
+ * which conditions apply follows from which values are given).
+ */
+export function conditionsOf(values: ListValues): SQL[] {
+  const conditions: (SQL | undefined)[] = [
+    // The same expression as trips_title_search_idx, so that the trigram index can answer it.
+    'pattern' in values ? sql`lower(${trips.title}) like '%' || lower(${values.pattern}) || '%'` : undefined,
+    'status' in values ? sql`${trips.status} = ${values.status}` : undefined,
+    'paid' in values ? sql`${trips.paid} = ${values.paid}` : undefined,
+    'carType' in values ? sql`${trips.carType} = ${values.carType}` : undefined,
+    'hour' in values ? sql`${indianHour(trips.createdAt)} = ${values.hour}` : undefined,
+    'from' in values ? sql`${trips.createdAt} >= ${values.from}::timestamptz` : undefined,
+    'before' in values ? sql`${trips.createdAt} < ${values.before}::timestamptz` : undefined,
+    'until' in values ? sql`${trips.createdAt} <= ${values.until}::timestamptz` : undefined,
+    'afterAt' in values
+      ? sql`(${trips.createdAt}, ${trips.id}) < (${values.afterAt}::timestamptz, ${values.afterId}::uuid)`
+      : undefined,
+  ];
+  return conditions.filter((condition): condition is SQL => condition !== undefined);
+}
+
+/** The filters of a list and the keyset after its cursor: every condition but the scope. */
+export function listConditions(options: TripListOptions): SQL[] {
+  return conditionsOf(listValues(options));
+}
