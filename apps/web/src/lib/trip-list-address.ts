@@ -6,24 +6,16 @@ import {
   type State,
   type TripStatus,
 } from '@bmet/shared/constants';
+import type { TripListFilters } from '@bmet/shared/schemas/trip';
 import { isDate, isUuid } from './param-checks';
 
 /**
  * The trip list's filters as they travel in its address (`/trips?status=cancelled&from=...`): the
  * dashboard links each bar to the trips it counts, and the trip list opens with those filters.
  */
-export type TripListAddress = {
-  q?: string;
-  status?: TripStatus;
-  paid?: boolean;
-  carType?: CarType;
-  from?: string;
-  to?: string;
-  franchiseId?: string;
+export type TripListAddress = Omit<TripListFilters, 'sort' | 'order'> & {
   /** Shown beside the franchise filter; the list itself filters by id. */
   franchiseName?: string;
-  state?: State;
-  hour?: number;
 };
 
 /** The address of the trip list with these filters. */

@@ -16,6 +16,7 @@ export const CUSTOMER_SORTS = ['name'] as const;
 /** City dealers and franchises alike: newest first unless sorted otherwise. */
 export const ACCOUNT_SORTS = ['createdAt', 'name', 'state'] as const;
 export const TRIP_SORTS = ['createdAt', 'price', 'status'] as const;
+export type TripSort = (typeof TRIP_SORTS)[number];
 export const AUDIT_SORTS = ['at'] as const;
 /** The expiry views default to expiresOn, the review view to uploadedAt. */
 export const COMPLIANCE_SORTS = ['expiresOn', 'uploadedAt', 'driverName'] as const;

@@ -85,6 +85,12 @@ export const tripListQuerySchema = z.object({ ...tripFilters, paid: booleanQuery
 export type TripListQuery = z.input<typeof tripListQuerySchema>;
 
 /**
+ * The trip list's search, filters and sort, as every layer reads them once checked: the API's list
+ * (with its page and the spec's driver ids), the web app's query and the list's address.
+ */
+export type TripListFilters = Omit<z.output<typeof tripListQuerySchema>, 'limit' | 'cursor'>;
+
+/**
  * POST /api/trips/filter-trips: the spec's ids of the caller's drivers (optional: without them,
  * all the caller's trips). The server answers only trips of drivers in the caller's scope.
  */

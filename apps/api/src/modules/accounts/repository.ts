@@ -1,10 +1,12 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { cityDealerListBodySchema } from '@bmet/shared/schemas/account';
 import { alias } from 'drizzle-orm/pg-core';
 import { STATES, type State } from '@bmet/shared/constants';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
-import { ACCOUNT_SORTS, DEFAULT_ORDERS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
+import { ACCOUNT_SORTS, DEFAULT_ORDERS, resolveSort } from '@bmet/shared/schemas/sort';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
 import { recordAudit, type Actor } from '../../infra/audit';
@@ -130,14 +132,8 @@ const ACCOUNT_KEYS: Record<AccountSort, KeyPart[]> = {
   ],
 };
 
-export type AccountListOptions = {
-  q?: string;
-  state?: State;
-  limit: number;
-  cursor?: string;
-  sort?: AccountSort;
-  order?: SortOrder;
-};
+/** An account list as the API reads it: the city dealer list's fields (the franchise list's and a state). */
+export type AccountListOptions = Omit<z.output<typeof cityDealerListBodySchema>, 'uid'>;
 
 function listConditions(scope: SQL, options: AccountListOptions): SQL {
   const conditions: SQL[] = [scope];

@@ -1,5 +1,7 @@
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { CUSTOMER_SORTS, DEFAULT_ORDERS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
+import type { z } from 'zod';
+import type { customerListQuerySchema } from '@bmet/shared/schemas/customer';
+import { CUSTOMER_SORTS, DEFAULT_ORDERS, resolveSort } from '@bmet/shared/schemas/sort';
 import {
   afterKey,
   decodeSortedCursor,
@@ -29,13 +31,8 @@ const NAME_KEY: KeyPart[] = [
   { expression: customers.id, type: 'uuid' },
 ];
 
-export type CustomerListOptions = {
-  q?: string;
-  limit: number;
-  cursor?: string;
-  sort?: (typeof CUSTOMER_SORTS)[number];
-  order?: SortOrder;
-};
+/** A customers list as the API reads it: the contract's query, checked. */
+export type CustomerListOptions = z.output<typeof customerListQuerySchema>;
 
 /**
  * The two queries of a list page: the page itself (keyset on name then id, one row more than

@@ -1,4 +1,6 @@
 import { and, count, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import type { z } from 'zod';
+import type { driverListQuerySchema } from '@bmet/shared/schemas/driver';
 import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db, DbExecutor } from '../../db/client';
@@ -53,15 +55,8 @@ function driverKey(
     : [{ expression: part(row.createdAt), type: 'timestamptz' }, id];
 }
 
-export type DriverListOptions = {
-  q?: string;
-  limit: number;
-  cursor?: string;
-  deleted?: boolean;
-  compliance?: 'compliant' | 'not_compliant';
-  sort?: DriverSort;
-  order?: SortOrder;
-};
+/** A drivers list as the API reads it: the contract's query, checked. */
+export type DriverListOptions = z.output<typeof driverListQuerySchema>;
 
 /** The values a list page's queries take, each a parameter of the statement. */
 type DriverListValues = {

@@ -1,7 +1,7 @@
 import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import type { CarType, State, TripStatus } from '@bmet/shared/constants';
-import { TRIP_SORTS, type SortOrder } from '@bmet/shared/schemas/sort';
+import type { SortOrder, TripSort } from '@bmet/shared/schemas/sort';
+import type { TripListFilters } from '@bmet/shared/schemas/trip';
 import { trips } from '../../db/schema';
 import { cursorTimestampSchema, decodeCursor, escapeLikePattern, newestFirst } from '../../lib/paging';
 import { indianHour } from '../../lib/indian-time';
@@ -21,29 +21,13 @@ export const NEWEST_FIRST = newestFirst(trips.createdAt, trips.id);
 
 const listCursorSchema = z.object({ at: cursorTimestampSchema, id: z.uuid() }).strict();
 
-export type TripListOptions = {
-  q?: string;
-  status?: TripStatus;
-  paid?: boolean;
-  carType?: CarType;
-  /** Inclusive bounds: an ISO date-time, or a bare date read as a whole day in IST. */
-  from?: string;
-  to?: string;
-  /** Narrows the caller's scope to these drivers' trips; never widens it. */
-  driverIds?: string[];
-  /** Narrows the caller's scope to the trips of this franchise's drivers; never widens it. */
-  franchiseId?: string;
-  /** Narrows the caller's scope to the trips of drivers of this state. */
-  state?: State;
-  /** The trips created in this hour of the day in India (0 to 23). */
-  hour?: number;
+/** A trip list as the API reads it: the contract's filters and page, and the spec's driver ids. */
+export type TripListOptions = TripListFilters & {
   limit: number;
   cursor?: string;
-  sort?: TripSort;
-  order?: SortOrder;
+  /** Narrows the caller's scope to these drivers' trips; never widens it. */
+  driverIds?: string[];
 };
-
-export type TripSort = (typeof TRIP_SORTS)[number];
 
 /**
  * The key of each sort other than the list's own (newest first, read by the paths below): by time

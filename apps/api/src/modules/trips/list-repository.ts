@@ -1,5 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { DEFAULT_ORDERS, resolveSort, TRIP_SORTS, type SortOrder } from '@bmet/shared/schemas/sort';
+import {
+  DEFAULT_ORDERS,
+  resolveSort,
+  TRIP_SORTS,
+  type SortOrder,
+  type TripSort,
+} from '@bmet/shared/schemas/sort';
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { drivers, trips } from '../../db/schema';
@@ -15,13 +21,7 @@ import {
   tuningFor,
   findTripRecords,
 } from './list-planner';
-import {
-  TRIP_KEYS,
-  type TripListOptions,
-  type TripSort,
-  isNewestFirst,
-  listConditions,
-} from './list-filters';
+import { TRIP_KEYS, type TripListOptions, isNewestFirst, listConditions } from './list-filters';
 import { type TripRecord, driver, readTripRecords, toTrips, tripColumns } from './repository';
 import { orderByKey } from '../../lib/sort';
 

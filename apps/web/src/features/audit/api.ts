@@ -1,19 +1,10 @@
-import type { AuditAction, AuditRecordType, auditListResponseSchema } from '@bmet/shared/schemas/audit';
-import type { AUDIT_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
+import type { z } from 'zod';
+import type { auditListQuerySchema, auditListResponseSchema } from '@bmet/shared/schemas/audit';
 import { apiRequest } from '../../lib/api-client';
 import { useCursorList } from '../../lib/cursor-list';
 
-/** The trail's filters and sort (none: newest first). */
-export type AuditFilters = {
-  actor?: string;
-  recordType?: AuditRecordType;
-  recordId?: string;
-  action?: AuditAction;
-  from?: string;
-  to?: string;
-  sort?: (typeof AUDIT_SORTS)[number];
-  order?: SortOrder;
-};
+/** The trail's filters and sort (none: newest first), as the contract checks them. */
+export type AuditFilters = Omit<z.output<typeof auditListQuerySchema>, 'limit' | 'cursor'>;
 
 /** The query string of a filtered audit trail, as `/api/audit` takes it. */
 export function auditQuery(filters: AuditFilters): URLSearchParams {

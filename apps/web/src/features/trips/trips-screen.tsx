@@ -22,7 +22,9 @@ import { useSession } from '../../lib/session-context';
 import { readTripListAddress } from '../../lib/trip-list-address';
 import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { LinkedFilterButtons, type LinkedFilters } from './linked-filters';
-import { useTripList, type TripFilters, type TripSort } from './api';
+import type { TripSort } from '@bmet/shared/schemas/sort';
+import type { TripListFilters } from '@bmet/shared/schemas/trip';
+import { useTripList } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
 
@@ -90,7 +92,7 @@ export function TripsScreen() {
   const { search: query } = useLocation();
   const { params, update, search, setSearch, q, sort, setSort, sortQuery } = useListParams({ sort: SORT });
   const address = useMemo(() => readTripListAddress(params), [params]);
-  const filters: TripFilters = useMemo(
+  const filters: TripListFilters = useMemo(
     () => ({
       q,
       status: address.status,
