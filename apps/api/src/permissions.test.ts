@@ -38,8 +38,7 @@ function concreteUrl(pattern: string): string {
 
 function allowedRoles(route: RouteEntry): readonly Role[] {
   if (route.access === 'public' || route.access === 'signed-in') return ROLES;
-  const [resource, action] = route.access;
-  return rolesFor(resource, action as never);
+  return rolesFor(route.access);
 }
 
 /**

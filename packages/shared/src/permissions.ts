@@ -40,18 +40,15 @@ export type Resource = keyof typeof PERMISSIONS;
 export type Action<R extends Resource> = keyof (typeof PERMISSIONS)[R];
 export type Permission = { [R in Resource]: [R, Action<R>] }[Resource];
 
-/** Roles allowed to perform an action on a resource. */
-export function rolesFor<R extends Resource>(resource: R, action: Action<R>): readonly Role[] {
-  return PERMISSIONS[resource][action] as readonly Role[];
+/** Roles allowed a permission: an action on a resource, as routes declare it (`['drivers', 'list']`). */
+export function rolesFor(permission: Permission): readonly Role[] {
+  const [resource, action] = permission;
+  return (PERMISSIONS[resource] as Record<string, readonly Role[]>)[action] ?? [];
 }
 
-/** Whether a user (or a bare role) may perform an action on a resource. */
-export function can<R extends Resource>(
-  user: { role: Role } | Role | null | undefined,
-  action: Action<R>,
-  resource: R,
-): boolean {
+/** Whether a user (or a bare role) has a permission (`can(user, ['drivers', 'restore'])`). */
+export function can(user: { role: Role } | Role | null | undefined, permission: Permission): boolean {
   if (!user) return false;
   const role = typeof user === 'string' ? user : user.role;
-  return rolesFor(resource, action).includes(role);
+  return rolesFor(permission).includes(role);
 }

@@ -129,8 +129,7 @@ export const authenticationPlugin = fp(
       if (access === 'public') return;
       if (!request.user) throw new AppError('UNAUTHORIZED', m.unauthorized());
       if (access === 'signed-in') return;
-      const [resource, action] = access;
-      if (!rolesFor(resource, action as never).includes(request.user.role)) {
+      if (!rolesFor(access).includes(request.user.role)) {
         throw new AppError('FORBIDDEN', m.forbidden());
       }
     });

@@ -22,7 +22,7 @@ export function AccountMenu({ name, role, onLogout }: Props) {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{roleLabel(role)}</Menu.Label>
-        {can(role, 'view', 'profile') && (
+        {can(role, ['profile', 'view']) && (
           <Menu.Item component={Link} to="/profile" leftSection={<IconUser size={14} />}>
             {m.profileTitle()}
           </Menu.Item>

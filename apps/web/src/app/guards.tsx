@@ -34,6 +34,6 @@ export function RequireAccess({ permission, children }: { permission: Permission
   const { session } = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/admin" replace state={{ from: location.pathname }} />;
-  if (!can(session.role, permission[1] as never, permission[0])) return <NotAllowed />;
+  if (!can(session.role, permission)) return <NotAllowed />;
   return children;
 }

@@ -46,7 +46,7 @@ export function Navigation({
   onLogout: () => void;
 }) {
   const location = useLocation();
-  const items = NAV_ITEMS.filter((item) => can(role, item.permission[1] as never, item.permission[0]));
+  const items = NAV_ITEMS.filter((item) => can(role, item.permission));
   const current = location.pathname.toLowerCase();
   return (
     <nav className={classes.navbar} data-opened={opened || undefined} aria-label={m.appMainNavigation()}>

@@ -21,7 +21,7 @@ export function HistoryLink({
   name: string;
 }) {
   const { session } = useSession();
-  if (!can(session, 'list', 'audit')) return null;
+  if (!can(session, ['audit', 'list'])) return null;
   const params = new URLSearchParams({ recordId, recordName: name });
   if (recordType) params.set('recordType', recordType);
   return (

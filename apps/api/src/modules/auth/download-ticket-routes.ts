@@ -63,8 +63,7 @@ export const downloadTicketRoutes: FastifyPluginAsyncZod<DownloadTicketRoutesOpt
         const message = m.downloadTicketNotAnExport();
         throw new AppError('VALIDATION', message, { fieldErrors: { url: [message] } });
       }
-      const [resource, action] = target.access;
-      if (!rolesFor(resource, action as never).includes(user.role)) {
+      if (!rolesFor(target.access).includes(user.role)) {
         throw new AppError('FORBIDDEN', m.forbidden());
       }
       const parsed = target.query.safeParse(queryObject(query));

@@ -90,7 +90,7 @@ export function isDriverInScope(caller: DriverScopeCaller, driver: DriverPlaceme
 
 /** The deleted drivers are shown to those who may restore them (admins) only: the list's refusal. */
 export function refuseDeletedView(caller: DriverScopeCaller, deleted: boolean | undefined): void {
-  if (deleted && !can(caller, 'restore', 'drivers')) {
+  if (deleted && !can(caller, ['drivers', 'restore'])) {
     throw new AppError('FORBIDDEN', m.deletedDriversAdminOnly());
   }
 }

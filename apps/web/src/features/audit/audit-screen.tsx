@@ -157,7 +157,7 @@ export function AuditScreen() {
             data={[
               any,
               ...AUDIT_RECORD_TYPES.filter((type) =>
-                can(session, 'list', type === 'car-rates' ? 'car-rates' : 'audit'),
+                can(session, type === 'car-rates' ? ['car-rates', 'list'] : ['audit', 'list']),
               ).map((type) => ({ value: type, label: recordTypeLabel(type) })),
             ]}
             w={180}

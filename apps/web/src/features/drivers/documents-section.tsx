@@ -117,7 +117,7 @@ function DocumentActions({
   const { session } = useSession();
   const upload = useUploadDocument(driverId);
   const review = useReviewDocument(driverId);
-  const mayReview = session && can(session.role, 'review', 'drivers');
+  const mayReview = session && can(session.role, ['drivers', 'review']);
   const label = documentLabel(document.key);
 
   const onFile = (file: File | null) => {

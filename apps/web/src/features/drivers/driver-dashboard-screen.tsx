@@ -96,7 +96,7 @@ function DriverInformation({ driver }: { driver: Driver }) {
                 .join(' · ') || '-'
             }
           />
-          {session && can(session.role, 'assign', 'drivers') && (
+          {session && can(session.role, ['drivers', 'assign']) && (
             <>
               <Button size="xs" variant="light" mt="xs" w="fit-content" onClick={() => setAssigning(true)}>
                 {m.driversAssignButton()}

@@ -121,7 +121,7 @@ export function DriversScreen() {
     sort: SORT,
   });
   // Only those who may restore drivers see deleted ones; for anyone else the address's ask is ignored.
-  const deletedView = values.deleted === 'true' && can(role, 'restore', 'drivers');
+  const deletedView = values.deleted === 'true' && can(role, ['drivers', 'restore']);
   const compliance = values.compliance as DriverCompliance | undefined;
   const list = useDriverList(role, { q, deleted: deletedView, compliance, ...sortQuery });
 
@@ -166,7 +166,7 @@ export function DriversScreen() {
           w={170}
           mr="auto"
         />
-        {can(role, 'restore', 'drivers') && (
+        {can(role, ['drivers', 'restore']) && (
           <SegmentedControl
             value={deletedView ? 'deleted' : 'active'}
             onChange={(value) => update({ deleted: value === 'deleted' ? 'true' : undefined })}

@@ -214,7 +214,7 @@ export function FleetScreen() {
       setFocus({ id });
     } else setNotice(m.fleetNoPosition({ name }));
   };
-  const byFranchise = can(role, 'list', 'franchises');
+  const byFranchise = can(role, ['franchises', 'list']);
 
   return (
     <Page title={m.fleetTitle()} actions={<ModeBadge mode={feed.mode} />}>

@@ -81,7 +81,7 @@ function EditForm({ franchise, onDone }: { franchise: Franchise; onDone: () => v
 export function FranchisePopup({ franchise, onClose }: { franchise: Franchise | null; onClose: () => void }) {
   const { session } = useSession();
   const update = useUpdateFranchise();
-  const canManage = can(session?.role, 'update', 'franchises');
+  const canManage = can(session?.role, ['franchises', 'update']);
   return (
     <AccountPopup
       account={franchise}

@@ -25,7 +25,7 @@ import { useAdminEmails, useSendResetLink } from './api';
  */
 export function ResetPasswordAdminScreen() {
   const { session } = useSession();
-  const listsAdmins = can(session?.role, 'list', 'admins');
+  const listsAdmins = can(session?.role, ['admins', 'list']);
   const admins = useAdminEmails(listsAdmins);
   const send = useSendResetLink();
   const [email, setEmail] = useState('');

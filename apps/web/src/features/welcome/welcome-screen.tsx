@@ -42,12 +42,12 @@ export function WelcomeScreen() {
               <Button component={Link} to="/trips" variant="white">
                 {m.navTrips()}
               </Button>
-              {role && can(role, 'list', 'franchises') && (
+              {role && can(role, ['franchises', 'list']) && (
                 <Button component={Link} to="/displayFranchise" variant="white">
                   {m.navFranchises()}
                 </Button>
               )}
-              {role && can(role, 'list', 'customers') && (
+              {role && can(role, ['customers', 'list']) && (
                 <Button component={Link} to="/customers" variant="white">
                   {m.navCustomers()}
                 </Button>
