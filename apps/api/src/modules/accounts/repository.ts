@@ -28,13 +28,13 @@ import {
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { revokeAccountSessions } from '../auth/repository';
-import { cityDealerScope, franchiseScope, type AccountScopeCaller } from './scope';
+import { type ScopeCaller, cityDealerAccountScope, franchiseAccountScope } from '../../lib/scope';
 import { stateLabel } from '@bmet/shared/labels';
 
 /** The caller of a change: whose scope applies, and who the audit log names. */
-export type Caller = AccountScopeCaller & { state: string | null; requestId: string };
+export type AccountCaller = ScopeCaller & { state: string | null; requestId: string };
 
-const actorOf = (caller: Caller): Actor => ({ id: caller.id, requestId: caller.requestId });
+const actorOf = (caller: AccountCaller): Actor => ({ id: caller.id, requestId: caller.requestId });
 
 const dealer = alias(accounts, 'dealer');
 
@@ -169,7 +169,7 @@ async function totalOf(db: Db, filter: SQL, after: { t?: number; tc?: boolean } 
 
 /** A page of the city dealers in the chosen order, with their franchise and driver counts. */
 export async function findCityDealers(db: Db, options: AccountListOptions) {
-  const filter = listConditions(cityDealerScope(accounts), options);
+  const filter = listConditions(cityDealerAccountScope(accounts), options);
   const order = listOrder(options);
   const rows = await db
     .select({ ...dealerColumns, sortKey: order.sortKey })
@@ -183,8 +183,8 @@ export async function findCityDealers(db: Db, options: AccountListOptions) {
 }
 
 /** A page of the franchises the caller may see in the chosen order, with their dealer and driver count. */
-export async function findFranchises(db: Db, caller: AccountScopeCaller, options: AccountListOptions) {
-  const filter = listConditions(franchiseScope(accounts, caller), options);
+export async function findFranchises(db: Db, caller: ScopeCaller, options: AccountListOptions) {
+  const filter = listConditions(franchiseAccountScope(caller, accounts), options);
   const order = listOrder(options);
   const rows = await db
     .select({ ...franchiseColumns, sortKey: order.sortKey })
@@ -200,18 +200,18 @@ export async function findFranchises(db: Db, caller: AccountScopeCaller, options
 
 export async function findCityDealer(db: DbExecutor, id: string): Promise<CityDealer | null> {
   const [row] = await selectCityDealers(db)
-    .where(and(eq(accounts.id, id), cityDealerScope(accounts)))
+    .where(and(eq(accounts.id, id), cityDealerAccountScope(accounts)))
     .limit(1);
   return row ? toCityDealer(row) : null;
 }
 
 export async function findFranchise(
   db: DbExecutor,
-  caller: AccountScopeCaller,
+  caller: ScopeCaller,
   id: string,
 ): Promise<Franchise | null> {
   const [row] = await selectFranchises(db)
-    .where(and(eq(accounts.id, id), franchiseScope(accounts, caller)))
+    .where(and(eq(accounts.id, id), franchiseAccountScope(caller, accounts)))
     .limit(1);
   return row ? toFranchise(row) : null;
 }
@@ -239,7 +239,11 @@ export type NewStaffAccount = {
 };
 
 /** Creates a city dealer or franchise account with its audit row, in one transaction. */
-export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaffAccount): Promise<string> {
+export async function insertStaffAccount(
+  db: Db,
+  caller: AccountCaller,
+  input: NewStaffAccount,
+): Promise<string> {
   try {
     return await db.transaction(async (tx) => {
       if (input.dealerId) {
@@ -249,7 +253,11 @@ export async function insertStaffAccount(db: Db, caller: Caller, input: NewStaff
           .select({ state: accounts.state })
           .from(accounts)
           .where(
-            and(eq(accounts.id, input.dealerId), cityDealerScope(accounts), eq(accounts.disabled, false)),
+            and(
+              eq(accounts.id, input.dealerId),
+              cityDealerAccountScope(accounts),
+              eq(accounts.disabled, false),
+            ),
           )
           .for('share');
         if (!dealer || dealer.state !== input.state) {
@@ -291,7 +299,7 @@ export async function findActiveCityDealer(db: DbExecutor, id: string) {
   const [row] = await db
     .select({ id: accounts.id, state: accounts.state })
     .from(accounts)
-    .where(and(eq(accounts.id, id), cityDealerScope(accounts), eq(accounts.disabled, false)))
+    .where(and(eq(accounts.id, id), cityDealerAccountScope(accounts), eq(accounts.disabled, false)))
     .limit(1);
   return row ?? null;
 }
@@ -327,7 +335,7 @@ function changes(before: Record<string, unknown>, patch: Record<string, unknown>
 
 async function applyPatch(
   tx: DbExecutor,
-  caller: Caller,
+  caller: AccountCaller,
   resource: 'city-dealers' | 'franchises',
   before: NonNullable<Awaited<ReturnType<typeof lockAccount>>>,
   patch: AccountPatch,
@@ -351,19 +359,19 @@ async function applyPatch(
 /** Edits a city dealer; answers null when there is none. */
 export async function updateCityDealer(
   db: Db,
-  caller: Caller,
+  caller: AccountCaller,
   id: string,
   patch: Omit<AccountPatch, 'dealerId'>,
 ): Promise<CityDealer | null> {
   return db.transaction(async (tx) => {
-    const before = await lockAccount(tx, id, cityDealerScope(accounts));
+    const before = await lockAccount(tx, id, cityDealerAccountScope(accounts));
     if (!before) return null;
     if (patch.state !== undefined && patch.state !== before.state) {
       // Its franchises work in its state; moving the dealer alone would break that rule.
       const [row] = await tx
         .select({ count: sql<number>`count(*)`.mapWith(Number) })
         .from(accounts)
-        .where(franchiseScope(accounts, { id, role: 'city_dealer' }));
+        .where(franchiseAccountScope({ id, role: 'city_dealer' }, accounts));
       if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', m.stateLockedByFranchises());
     }
     await applyPatch(tx, caller, 'city-dealers', before, patch);
@@ -374,12 +382,12 @@ export async function updateCityDealer(
 /** Edits a franchise of the caller's scope; answers null when there is none. */
 export async function updateFranchise(
   db: Db,
-  caller: Caller,
+  caller: AccountCaller,
   id: string,
   patch: AccountPatch,
 ): Promise<Franchise | null> {
   return db.transaction(async (tx) => {
-    const before = await lockAccount(tx, id, franchiseScope(accounts, caller));
+    const before = await lockAccount(tx, id, franchiseAccountScope(caller, accounts));
     if (!before) return null;
     if (patch.dealerId !== undefined && caller.role !== 'admin' && patch.dealerId !== before.dealerId) {
       throw new AppError('FORBIDDEN', m.forbidden());
@@ -403,7 +411,7 @@ export async function updateFranchise(
       const [chosen] = await tx
         .select({ state: accounts.state, disabled: accounts.disabled })
         .from(accounts)
-        .where(and(eq(accounts.id, dealerId), cityDealerScope(accounts)));
+        .where(and(eq(accounts.id, dealerId), cityDealerAccountScope(accounts)));
       // A dealer it already works under may since have been disabled; a new one must be active.
       const newlyChosen = dealerId !== before.dealerId;
       if (!chosen || chosen.state !== state || (newlyChosen && chosen.disabled)) {
@@ -422,9 +430,9 @@ export async function updateFranchise(
  * franchises stay, no longer working under any dealer (an admin assigns them to another).
  * Answers false when there is no such dealer.
  */
-export async function deleteCityDealer(db: Db, caller: Caller, id: string): Promise<boolean> {
+export async function deleteCityDealer(db: Db, caller: AccountCaller, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const before = await lockAccount(tx, id, cityDealerScope(accounts));
+    const before = await lockAccount(tx, id, cityDealerAccountScope(accounts));
     if (!before) return false;
     const deletedAt = new Date();
     await tx

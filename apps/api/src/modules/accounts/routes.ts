@@ -34,7 +34,7 @@ import {
   insertStaffAccount,
   updateCityDealer,
   updateFranchise,
-  type Caller,
+  type AccountCaller,
 } from './repository';
 import { stateLabel } from '@bmet/shared/labels';
 import { registerAccountExports } from './export';
@@ -44,7 +44,7 @@ export type AccountRoutesOptions = { db: Db };
 const errors = errorResponses(400, 401, 403, 404, 409);
 const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
-function callerOf(request: FastifyRequest): Caller {
+function callerOf(request: FastifyRequest): AccountCaller {
   const user = currentUser(request);
   return { id: user.id, role: user.role, state: user.state, requestId: request.id };
 }
@@ -60,7 +60,7 @@ const LIST_DESCRIPTION =
 export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, { db }) => {
   /** What both creation paths share once the body is valid: password rules, unique email, insert. */
   async function createStaffAccount(
-    caller: Caller,
+    caller: AccountCaller,
     input: {
       role: 'city_dealer' | 'franchise';
       name: string;

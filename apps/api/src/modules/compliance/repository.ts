@@ -20,7 +20,7 @@ import {
   sortedPage,
   type KeyPart,
 } from '../../lib/sort';
-import { driverScope, type DriverScopeCaller } from '../drivers/scope';
+import { type ScopeCaller, driverScope } from '../../lib/scope';
 
 export type ComplianceQuery = z.output<typeof complianceQuerySchema>;
 
@@ -65,7 +65,7 @@ const awaitingReview = sql`${driverDocuments.status} = 'submitted'`;
 /** A page of the documents a compliance view lists, in the caller's scope. */
 export async function findComplianceEntries(
   db: Db,
-  caller: DriverScopeCaller,
+  caller: ScopeCaller,
   query: ComplianceQuery,
 ): Promise<{ entries: ComplianceEntry[]; nextCursor: string | null }> {
   const today = indianToday();
@@ -116,7 +116,7 @@ export async function findComplianceEntries(
 }
 
 /** How many documents each compliance view holds for the caller, in one pass over its drivers' documents. */
-export async function complianceSummary(db: Db, caller: DriverScopeCaller): Promise<ComplianceSummary> {
+export async function complianceSummary(db: Db, caller: ScopeCaller): Promise<ComplianceSummary> {
   const today = indianToday();
   const count = (condition: SQL) => sql`count(*) filter (where ${condition})::int`;
   const [row] = rowsOf(

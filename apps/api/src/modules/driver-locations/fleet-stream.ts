@@ -1,7 +1,7 @@
 import type { FleetDriver } from '@bmet/shared/schemas/fleet';
 import type { AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
-import { isDriverInScope, type DriverScopeCaller } from '../drivers/scope';
+import { type ScopeCaller, isDriverInScope } from '../../lib/scope';
 import type { StreamSource } from './location-stream';
 import type { FleetRow, PlacedDriver } from './repository';
 
@@ -15,7 +15,7 @@ export const FLEET_MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
 
 export type FleetHub = {
   /** The stream of the cars a viewer may see, from the moment it starts. */
-  source(viewer: DriverScopeCaller): StreamSource;
+  source(viewer: ScopeCaller): StreamSource;
   /** How many fleet streams are joined. */
   readonly viewers: number;
 };
@@ -33,11 +33,10 @@ export function toFleetDriver(row: FleetRow): FleetDriver {
   };
 }
 
-type Group = { viewer: DriverScopeCaller; writers: Set<(chunk: string) => void> };
+type Group = { viewer: ScopeCaller; writers: Set<(chunk: string) => void> };
 
 /** Viewers with the same scope share one serialization of each message. */
-const scopeKey = (viewer: DriverScopeCaller) =>
-  viewer.role === 'admin' ? 'admin' : `${viewer.role}:${viewer.id}`;
+const scopeKey = (viewer: ScopeCaller) => (viewer.role === 'admin' ? 'admin' : `${viewer.role}:${viewer.id}`);
 
 const message = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
 
@@ -126,7 +125,7 @@ export function createFleetHub(options: {
     };
   };
 
-  const join = (viewer: DriverScopeCaller, write: (chunk: string) => void) => {
+  const join = (viewer: ScopeCaller, write: (chunk: string) => void) => {
     const key = scopeKey(viewer);
     let group = groups.get(key);
     if (!group) groups.set(key, (group = { viewer, writers: new Set() }));

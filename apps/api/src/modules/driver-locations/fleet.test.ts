@@ -6,7 +6,7 @@ import { fleetDriverSchema, type FleetDriver } from '@bmet/shared/schemas/fleet'
 import { accounts, drivers } from '../../db/schema';
 import { createAccount, createDriver } from '../../seed/factories';
 import { authHeader, issueToken } from '../../../test/test-app';
-import { isDriverInScope } from '../drivers/scope';
+import { isDriverInScope } from '../../lib/scope';
 import { FLEET_FLUSH_MS } from './fleet-stream';
 import { findPlacedDrivers, findVisibleDriver } from './repository';
 import {

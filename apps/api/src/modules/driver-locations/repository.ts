@@ -5,7 +5,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { isPostgresServer } from '../../db/row-reader';
 import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
-import { driverScope, isDriverInScope, type DriverPlacement, type DriverScopeCaller } from '../drivers/scope';
+import { type DriverPlacement, type ScopeCaller, driverScope, isDriverInScope } from '../../lib/scope';
 import { accounts, driverDeviceTokens, drivers, sessions } from '../../db/schema';
 import type { SessionUser } from '../../plugins/authentication';
 
@@ -104,7 +104,7 @@ const fleetColumns = {
  */
 export async function findFleetJson(
   db: Db,
-  user: DriverScopeCaller,
+  user: ScopeCaller,
   options: { since?: Date } = {},
 ): Promise<string> {
   const result = await db.execute(sql`

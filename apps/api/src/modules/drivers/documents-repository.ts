@@ -10,7 +10,8 @@ import { accounts, driverDocuments } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
 import { documentLabel } from '@bmet/shared/labels';
-import { actorOf, lockDriver, type Caller } from './repository';
+import { actorOf, lockDriver } from './repository';
+import type { ChangeCaller } from '../../lib/scope';
 
 /** A driver's documents: their rows, images and reviews. */
 
@@ -114,7 +115,7 @@ const imageFields = (row: typeof driverDocuments.$inferSelect | null) => ({
  */
 export async function saveDocumentImage(
   db: Db,
-  caller: Caller,
+  caller: ChangeCaller,
   input: {
     driverId: string;
     key: DocumentKey;
@@ -199,7 +200,7 @@ function expiryAfterReview(
  */
 export async function reviewDocument(
   db: Db,
-  caller: Caller,
+  caller: ChangeCaller,
   input: { driverId: string; key: DocumentKey; decision: ReviewDecision },
 ): Promise<DriverDocument | null> {
   return db.transaction(async (tx) => {

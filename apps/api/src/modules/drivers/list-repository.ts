@@ -32,7 +32,7 @@ import {
   withMandatoryDocuments,
   type MandatoryDocuments,
 } from '../compliance/status';
-import { driverScope, driverScopeCount, type DriverScopeCaller } from './scope';
+import { type ScopeCaller, driverScope, driverScopeCount } from '../../lib/scope';
 import { driverBaseColumns, franchise, franchiseName, toDriver, type DriverPageRow } from './repository';
 
 /** The drivers list: sorts, the plan of its queries by scope and search, and its pages. */
@@ -75,7 +75,7 @@ type DriverListValues = {
  * What a list request asks for, apart from its values: the order, the cursor read, whether the
  * count is the kept one, and the name of its queries' shape (everything that changes their text).
  */
-function driverListPlan(caller: DriverScopeCaller, options: DriverListOptions) {
+function driverListPlan(caller: ScopeCaller, options: DriverListOptions) {
   const sort = resolveSort(DRIVER_SORTS, DEFAULT_ORDERS.drivers, options);
   const after = options.cursor
     ? decodeSortedCursor(options.cursor, sort, driverKey(drivers, sort.field))
@@ -120,7 +120,7 @@ type DriverListPlan = ReturnType<typeof driverListPlan>;
  */
 function driverListQueries(
   db: DbExecutor,
-  role: DriverScopeCaller['role'],
+  role: ScopeCaller['role'],
   plan: DriverListPlan,
   values: DriverListValues,
 ) {
@@ -168,11 +168,7 @@ function driverListQueries(
  * A list page's queries, as the API runs them (findDrivers builds them once per shape), for the
  * benchmark to EXPLAIN.
  */
-export function buildDriverListQueries(
-  db: DbExecutor,
-  caller: DriverScopeCaller,
-  options: DriverListOptions,
-) {
+export function buildDriverListQueries(db: DbExecutor, caller: ScopeCaller, options: DriverListOptions) {
   const plan = driverListPlan(caller, options);
   return driverListQueries(db, caller.role, plan, plan.values);
 }
@@ -299,7 +295,7 @@ function selectPlainPage(
  */
 function selectDealerPage(
   db: DbExecutor,
-  caller: DriverScopeCaller,
+  caller: ScopeCaller,
   where: SQL | undefined,
   size: number,
   sort: { field: DriverSort; order: SortOrder },
@@ -317,7 +313,7 @@ function selectDealerPage(
 }
 
 /** A page of the drivers a caller may see, in the chosen order, with the cursor of the next page. */
-export async function findDrivers(db: Db, caller: DriverScopeCaller, options: DriverListOptions) {
+export async function findDrivers(db: Db, caller: ScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
   const plan = driverListPlan(caller, options);
   const { withDocuments, fields, total, beyondCount, beyondCountFields } = driverListShapes(

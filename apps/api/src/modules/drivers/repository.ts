@@ -7,13 +7,10 @@ import type { Driver } from '@bmet/shared/schemas/driver';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, driverAverageRating, drivers } from '../../db/schema';
 import { recordAudit, type Actor } from '../../infra/audit';
-import { driverScope, type DriverScopeCaller } from './scope';
+import { type ScopeCaller, driverScope, type ChangeCaller } from '../../lib/scope';
 import { stateLabel } from '@bmet/shared/labels';
 
-/** The caller of a change: whose scope applies, and who the audit log names. */
-export type Caller = DriverScopeCaller & { requestId: string };
-
-export const actorOf = (caller: Caller): Actor => ({ id: caller.id, requestId: caller.requestId });
+export const actorOf = (caller: ChangeCaller): Actor => ({ id: caller.id, requestId: caller.requestId });
 
 export const franchise = alias(accounts, 'franchise');
 
@@ -75,7 +72,7 @@ export function toDriver(row: DriverRecord): Driver {
 /** A driver in the caller's scope (active ones unless `deleted`), or null. */
 export async function findDriver(
   db: DbExecutor,
-  caller: DriverScopeCaller,
+  caller: ScopeCaller,
   id: string,
   options: { deleted?: boolean } = {},
 ): Promise<Driver | null> {
@@ -86,7 +83,7 @@ export async function findDriver(
 }
 
 /** Like findDriver, but a driver outside the caller's scope is a 404, as if it did not exist. */
-export async function getDriver(db: DbExecutor, caller: DriverScopeCaller, id: string): Promise<Driver> {
+export async function getDriver(db: DbExecutor, caller: ScopeCaller, id: string): Promise<Driver> {
   const driver = await findDriver(db, caller, id);
   if (!driver) throw new AppError('NOT_FOUND', m.notFound());
   return driver;
@@ -111,7 +108,7 @@ export async function findRatingSummary(db: DbExecutor, driverId: string) {
 }
 
 /** Locks an active or deleted driver of the caller's scope for a change; null when there is none. */
-export async function lockDriver(tx: DbExecutor, caller: DriverScopeCaller, id: string, deleted = false) {
+export async function lockDriver(tx: DbExecutor, caller: ScopeCaller, id: string, deleted = false) {
   const [row] = await tx
     .select({
       id: drivers.id,
@@ -127,7 +124,7 @@ export async function lockDriver(tx: DbExecutor, caller: DriverScopeCaller, id: 
 }
 
 /** Soft-deletes an active driver of the caller's scope; false when there is none. */
-export async function softDeleteDriver(db: Db, caller: Caller, id: string): Promise<boolean> {
+export async function softDeleteDriver(db: Db, caller: ChangeCaller, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const before = await lockDriver(tx, caller, id);
     if (!before) return false;
@@ -145,7 +142,7 @@ export async function softDeleteDriver(db: Db, caller: Caller, id: string): Prom
 }
 
 /** Brings back a soft-deleted driver; null when the caller has no such deleted driver. */
-export async function restoreDriver(db: Db, caller: Caller, id: string): Promise<Driver | null> {
+export async function restoreDriver(db: Db, caller: ChangeCaller, id: string): Promise<Driver | null> {
   return db.transaction(async (tx) => {
     const before = await lockDriver(tx, caller, id, true);
     if (!before) return null;
@@ -167,7 +164,7 @@ export async function restoreDriver(db: Db, caller: Caller, id: string): Promise
  */
 export async function assignDriver(
   db: Db,
-  caller: Caller,
+  caller: ChangeCaller,
   id: string,
   input: { franchiseId: string | null; state: State | null },
 ): Promise<Driver | null> {

@@ -34,20 +34,14 @@ import {
 } from './documents-repository';
 import { findDriverHistory, findDriverRatings } from './history-repository';
 import { findDrivers } from './list-repository';
-import {
-  assignDriver,
-  findRatingSummary,
-  getDriver,
-  restoreDriver,
-  softDeleteDriver,
-  type Caller,
-} from './repository';
+import { assignDriver, findRatingSummary, getDriver, restoreDriver, softDeleteDriver } from './repository';
 import { IMAGE_CONTENT } from '../../plugins/openapi';
 import { complianceOf } from '../compliance/status';
 import { registerDriverExport } from './export';
 import { registerDriverWalletRoutes } from './wallet';
 import { registerDocumentViewRoutes, serveDocumentImage } from './document-views';
 import { refuseDeletedView } from './scope';
+import type { ChangeCaller } from '../../lib/scope';
 
 export type DriverRoutesOptions = { db: Db; objectStore: ObjectStore };
 
@@ -57,7 +51,7 @@ const UPLOADS_PER_MINUTE = 60;
 const notFound = () => new AppError('NOT_FOUND', m.notFound());
 
 /** The signed-in caller as the repository needs it: scope and audit identity. */
-function callerOf(request: FastifyRequest): Caller {
+function callerOf(request: FastifyRequest): ChangeCaller {
   const user = currentUser(request);
   return { id: user.id, role: user.role, requestId: request.id };
 }

@@ -22,24 +22,23 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { accounts, customers, drivers, tripDailyStats, tripHourlyStats, trips } from '../../db/schema';
 import { indianDay, indianHour } from '../../lib/indian-time';
-import { driverScope } from '../drivers/scope';
+import { type ScopeCaller, driverScope, franchiseIdScope, tripDriverScope } from '../../lib/scope';
 import { dateConditions } from '../trips/list-filters';
-import { scopeDrivers, scopeFranchises, type TripScopeCaller } from '../trips/scope';
 import { datesOf, splitPeriod, type Period } from './period';
 
 /*
  * The dashboard's figures. Whole days come from the daily figures the triggers of migration 0010
  * keep (a few hundred rows a day); the parts of days at the ends of a period given as moments come
- * from the trips themselves. Both are scoped by the trip list's own rule (scopeFranchises and
- * scopeDrivers), so a figure counts exactly the trips the list shows the caller for the same period.
+ * from the trips themselves. Both are scoped by the trip list's own rule (franchiseIdScope and
+ * tripDriverScope), so a figure counts exactly the trips the list shows the caller for the same period.
  */
 
 /**
  * The trip list's scope (tripScope) on trips joined with their driver: the same drivers, read
  * through the join.
  */
-function rawScope(caller: TripScopeCaller): SQL | undefined {
-  return scopeDrivers(caller) ?? undefined;
+function rawScope(caller: ScopeCaller): SQL | undefined {
+  return tripDriverScope(caller);
 }
 
 /**
@@ -53,7 +52,7 @@ function tripsWithin(conditions: SQL[]): SQL {
 }
 
 /** The rows of tripDailyStats for a period and a caller, whole days and partial ends alike. */
-function dailySource(caller: TripScopeCaller, period: Period): SQL {
+function dailySource(caller: ScopeCaller, period: Period): SQL {
   const { days, raw } = splitPeriod(period);
   const parts: SQL[] = [];
   if (days) {
@@ -65,7 +64,7 @@ function dailySource(caller: TripScopeCaller, period: Period): SQL {
       from ${s}
       where ${and(
         sql`${s.day} between ${days.first} and ${days.last}`,
-        scopeFranchises(caller, s.franchiseId) ?? undefined,
+        franchiseIdScope(caller, s.franchiseId),
       )}`);
   }
   for (const { sign, conditions } of raw) {
@@ -86,7 +85,7 @@ function dailySource(caller: TripScopeCaller, period: Period): SQL {
 }
 
 /** The rows of tripHourlyStats for a period and a caller. */
-function hourlySource(caller: TripScopeCaller, period: Period): SQL {
+function hourlySource(caller: ScopeCaller, period: Period): SQL {
   const { days, raw } = splitPeriod(period);
   const parts: SQL[] = [];
   if (days) {
@@ -94,7 +93,7 @@ function hourlySource(caller: TripScopeCaller, period: Period): SQL {
     parts.push(sql`select ${s.hour} as hour, ${s.trips} as trips from ${s}
       where ${and(
         sql`${s.day} between ${days.first} and ${days.last}`,
-        scopeFranchises(caller, s.franchiseId) ?? undefined,
+        franchiseIdScope(caller, s.franchiseId),
       )}`);
   }
   for (const { sign, conditions } of raw) {
@@ -121,7 +120,7 @@ const isCarType = (value: unknown): value is CarType => CAR_TYPES.includes(value
 const isState = (value: unknown): value is State => STATES.includes(value as State);
 
 /** Trips, completions, cancellations with their main reasons, revenue and averages of a period. */
-async function findTripFigures(db: Db, caller: TripScopeCaller, period: Period) {
+async function findTripFigures(db: Db, caller: ScopeCaller, period: Period) {
   // One pass: by status, and cancelled trips by reason (the other statuses have none).
   const rows = rowsOf(
     await db.execute(sql`select status, cancel_reason, sum(trips) as trips, sum(fare_total) as fare_total,
@@ -159,7 +158,7 @@ async function findTripFigures(db: Db, caller: TripScopeCaller, period: Period) 
  * Drivers of the caller's scope active now (a position within ACTIVE_DRIVER_MINUTES) and with
  * documents awaiting review, in one pass over the drivers the driver list shows the caller.
  */
-async function findDriverFigures(db: Db, caller: TripScopeCaller) {
+async function findDriverFigures(db: Db, caller: ScopeCaller) {
   const [row] = rowsOf(
     await db.execute(sql`select
         count(*) filter (where ${drivers.positionAt} >= now() - make_interval(mins => ${ACTIVE_DRIVER_MINUTES})) as active,
@@ -180,7 +179,7 @@ async function countNewCustomers(db: Db, period: Period): Promise<number> {
 }
 
 /** The overview of a period; new customers are counted for admins only. */
-export async function findOverview(db: Db, caller: TripScopeCaller, period: Period): Promise<StatsOverview> {
+export async function findOverview(db: Db, caller: ScopeCaller, period: Period): Promise<StatsOverview> {
   // Side by side on PostgreSQL's pool; the embedded database runs them in turn.
   const [tripFigures, driverFigures, newCustomers] = await Promise.all([
     findTripFigures(db, caller, period),
@@ -191,7 +190,7 @@ export async function findOverview(db: Db, caller: TripScopeCaller, period: Peri
 }
 
 /** Trips of each day of the period by status, every day present. */
-export async function findDaily(db: Db, caller: TripScopeCaller, period: Period): Promise<StatsDaily> {
+export async function findDaily(db: Db, caller: ScopeCaller, period: Period): Promise<StatsDaily> {
   const rows = rowsOf(
     await db.execute(sql`select day::text as day, status, sum(trips) as trips
       from (${dailySource(caller, period)}) figures group by day, status`),
@@ -207,7 +206,7 @@ export async function findDaily(db: Db, caller: TripScopeCaller, period: Period)
 }
 
 /** Trips, completions and revenue per car type, the most revenue first. */
-export async function findCarTypes(db: Db, caller: TripScopeCaller, period: Period): Promise<StatsCarTypes> {
+export async function findCarTypes(db: Db, caller: ScopeCaller, period: Period): Promise<StatsCarTypes> {
   const rows = rowsOf(
     await db.execute(sql`select car_type, sum(trips) as trips,
         coalesce(sum(trips) filter (where status = 'completed'), 0) as completed,
@@ -230,7 +229,7 @@ export async function findCarTypes(db: Db, caller: TripScopeCaller, period: Peri
 }
 
 /** Trips per hour of the day in India, every hour present. */
-export async function findHours(db: Db, caller: TripScopeCaller, period: Period): Promise<StatsHours> {
+export async function findHours(db: Db, caller: ScopeCaller, period: Period): Promise<StatsHours> {
   const rows = rowsOf(
     await db.execute(
       sql`select hour, sum(trips) as trips from (${hourlySource(caller, period)}) figures group by hour`,
@@ -260,7 +259,7 @@ function topGroups<T extends Group>(rows: T[]): { rows: T[]; others: (Group & { 
 }
 
 /** Figures of one grouping of the daily figures (by franchise or by state). */
-async function findGroups(db: Db, caller: TripScopeCaller, period: Period, column: SQL) {
+async function findGroups(db: Db, caller: ScopeCaller, period: Period, column: SQL) {
   return rowsOf(
     await db.execute(sql`select ${column} as key, sum(trips) as trips,
         coalesce(sum(trips) filter (where status = 'completed'), 0) as completed,
@@ -275,11 +274,7 @@ async function findGroups(db: Db, caller: TripScopeCaller, period: Period, colum
 }
 
 /** Trips and revenue per franchise of the drivers, with the franchises' names. */
-export async function findFranchises(
-  db: Db,
-  caller: TripScopeCaller,
-  period: Period,
-): Promise<StatsFranchises> {
+export async function findFranchises(db: Db, caller: ScopeCaller, period: Period): Promise<StatsFranchises> {
   const groups = await findGroups(db, caller, period, sql`franchise_id`);
   const ids = groups.flatMap((group) => (group.key ? [group.key] : []));
   const names = new Map<string, string>();
@@ -300,7 +295,7 @@ export async function findFranchises(
 }
 
 /** Trips and revenue per state of the drivers; a state the console does not know counts as none. */
-export async function findStates(db: Db, caller: TripScopeCaller, period: Period): Promise<StatsStates> {
+export async function findStates(db: Db, caller: ScopeCaller, period: Period): Promise<StatsStates> {
   const byState = new Map<State | null, Group>();
   for (const { key, ...figures } of await findGroups(db, caller, period, sql`state`)) {
     const state = isState(key) ? key : null;

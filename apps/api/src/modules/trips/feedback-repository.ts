@@ -3,8 +3,8 @@ import type { TripFeedback } from '@bmet/shared/schemas/trip';
 import type { Db, DbExecutor } from '../../db/client';
 import { tripFeedback, trips } from '../../db/schema';
 import { recordAudit, type Actor } from '../../infra/audit';
-import { tripScope } from './scope';
-import { type Caller, TRIP_FEEDBACK_LIMIT, author } from './repository';
+import { tripScope, type ChangeCaller } from '../../lib/scope';
+import { TRIP_FEEDBACK_LIMIT, author } from './repository';
 
 // The feedback staff leave on a trip.
 
@@ -52,7 +52,7 @@ export async function findTripFeedback(db: DbExecutor, tripId: string): Promise<
  */
 export async function createTripFeedback(
   db: Db,
-  caller: Caller,
+  caller: ChangeCaller,
   tripId: string,
   input: { feedback: string; rating: number },
 ): Promise<TripFeedback | null> {

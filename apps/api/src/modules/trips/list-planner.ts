@@ -6,7 +6,7 @@ import type { DbExecutor } from '../../db/client';
 import { queryShapes } from '../../db/query-shapes';
 import { rowReader, type BuiltQuery } from '../../db/row-reader';
 import { accounts, driverCounts, drivers, trips } from '../../db/schema';
-import { scopeDrivers, scopeFranchises, type TripScopeCaller } from './scope';
+import { type ScopeCaller, franchiseIdScope, tripDriverScope } from '../../lib/scope';
 import {
   type ListValues,
   NEWEST_FIRST,
@@ -93,7 +93,7 @@ export function tuningFor(options: TripListOptions, tuning: ListTuning): ListTun
  */
 export function buildTripListQueries(
   db: DbExecutor,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
 ) {
@@ -108,7 +108,7 @@ type TripValues = ListValues & {
   state?: State;
 };
 
-function tripValues(caller: TripScopeCaller, options: TripListOptions): TripValues {
+function tripValues(caller: ScopeCaller, options: TripListOptions): TripValues {
   const values: TripValues = listValues(options);
   if (caller.role !== 'admin') values.callerId = caller.id;
   if (options.driverIds) values.driverIds = options.driverIds;
@@ -123,14 +123,14 @@ function tripValues(caller: TripScopeCaller, options: TripListOptions): TripValu
  */
 function tripListQueries(
   db: DbExecutor,
-  role: TripScopeCaller['role'],
+  role: ScopeCaller['role'],
   values: TripValues,
   size: number,
   tuning: ListTuning,
 ) {
   const conditions = conditionsOf(values);
   const caller = { id: values.callerId!, role };
-  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(values));
+  const drivenBy = and(tripDriverScope(caller), chosenDrivers(values));
   if (!drivenBy) {
     return {
       kind: 'all' as const,
@@ -166,7 +166,7 @@ function tripListQueries(
   // From the kept counts, a dealer's or franchise's own scope (with chosen drivers, scopeSize
   // counts them): its drivers, deleted ones included as their trips are, and its share of the
   // drivers still driving, whose trips are the newest.
-  const callerScope = scopeFranchises(caller, driverCounts.franchiseId) ?? sql`true`;
+  const callerScope = franchiseIdScope(caller, driverCounts.franchiseId) ?? sql`true`;
   const kept = (where: SQL) =>
     sql<number>`coalesce(sum(${driverCounts.drivers}) filter (where ${where}), 0)::int`;
   const scopeShare = db
@@ -246,7 +246,7 @@ export function chosenDrivers(
  * franchise has three drivers while the others have thousands, and would otherwise scan every
  * driver to find them (20 ms at 100,000 drivers, for a dealer that has just started).
  */
-function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, values: TripValues) {
+function scopeDriverRows(db: DbExecutor, caller: ScopeCaller, values: TripValues) {
   const chosen = chosenDrivers(values);
   if (caller.role === 'city_dealer') {
     const ofFranchise = db
@@ -264,7 +264,7 @@ function scopeDriverRows(db: DbExecutor, caller: TripScopeCaller, values: TripVa
   return db
     .select({ id: drivers.id })
     .from(drivers)
-    .where(and(scopeDrivers(caller) ?? undefined, chosen));
+    .where(and(tripDriverScope(caller), chosen));
 }
 
 export const tripListShapes = queryShapes();
@@ -292,7 +292,7 @@ function whenAwaited<Row>(
  */
 export function cachedTripListQueries(
   db: DbExecutor,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   tuning: ListTuning,
 ) {
@@ -351,7 +351,7 @@ const scopeSizes = new Map<string, { size: number; share: number; until: number 
 const SCOPE_SIZE_TTL_MS = 60_000;
 const SCOPE_SIZES_KEPT = 10_000;
 
-function scopeKey(caller: TripScopeCaller, options: TripListOptions) {
+function scopeKey(caller: ScopeCaller, options: TripListOptions) {
   return chosenDrivers(options) ? null : `${caller.role}:${caller.id}`;
 }
 
@@ -363,7 +363,7 @@ function scopeKey(caller: TripScopeCaller, options: TripListOptions) {
  */
 export async function findScopedKeys<Key extends { id: string; cursorAt: string }>(
   queries: ScopedQueries,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
   /**

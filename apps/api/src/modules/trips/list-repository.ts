@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { drivers, trips } from '../../db/schema';
 import { keysetPage } from '../../lib/paging';
 import { afterKey, decodeSortedCursor, keyColumn, sortedPage } from '../../lib/sort';
-import { scopeDrivers, type TripScopeCaller } from './scope';
+import { type ScopeCaller, tripDriverScope } from '../../lib/scope';
 import {
   LIST_TUNING,
   type ListTuning,
@@ -34,7 +34,7 @@ import { orderByKey } from '../../lib/sort';
  */
 export async function findTripRecordPage(
   db: Db,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
 ): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
@@ -72,13 +72,13 @@ export async function findTripRecordPage(
  */
 async function findSortedTripRecordPage(
   db: Db,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   sort: { field: TripSort; order: SortOrder },
 ): Promise<{ rows: TripRecord[]; nextCursor: string | null }> {
   const parts = TRIP_KEYS[sort.field];
   const after = options.cursor ? decodeSortedCursor(options.cursor, sort, parts) : null;
-  const drivenBy = and(scopeDrivers(caller) ?? undefined, chosenDrivers(options));
+  const drivenBy = and(tripDriverScope(caller), chosenDrivers(options));
   const rows = await db
     .select({ ...tripColumns, sortKey: keyColumn(parts) })
     .from(trips)
@@ -101,7 +101,7 @@ async function findSortedTripRecordPage(
 /** A page of the trips a caller may see, newest first, with the cursor of the next page. */
 export async function findTrips(
   db: Db,
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: TripListOptions,
   tuning: ListTuning = LIST_TUNING,
 ) {

@@ -8,10 +8,7 @@ import type { Trip } from '@bmet/shared/schemas/trip';
 import type { DbExecutor } from '../../db/client';
 import { rowReader } from '../../db/row-reader';
 import { accounts, driverAverageRating, drivers, trips } from '../../db/schema';
-import { tripScope, type TripScopeCaller } from './scope';
-
-/** The caller of a change: whose scope applies, and who the audit log names. */
-export type Caller = TripScopeCaller & { requestId: string };
+import { type ScopeCaller, tripScope } from '../../lib/scope';
 
 export const driver = alias(drivers, 'driver');
 export const author = alias(accounts, 'author');
@@ -63,7 +60,7 @@ export const readTripRecords = rowReader(tripColumns);
  * A stored trip with the spec's field names. The customer's phone number is personal data: only
  * admins receive it.
  */
-function toTrip(row: TripRecord, caller: TripScopeCaller): Trip {
+function toTrip(row: TripRecord, caller: ScopeCaller): Trip {
   const carType = isCarType(row.carType) ? row.carType : null;
   const vehicleType = carType ?? (isCarType(row.driverCarType) ? row.driverCarType : null);
   const assigned = row.driverId !== null && row.driverName !== null;
@@ -96,7 +93,7 @@ function toTrip(row: TripRecord, caller: TripScopeCaller): Trip {
   };
 }
 
-export function toTrips(caller: TripScopeCaller, rows: TripRecord[]): Trip[] {
+export function toTrips(caller: ScopeCaller, rows: TripRecord[]): Trip[] {
   return rows.map((row) => toTrip(row, caller));
 }
 
@@ -107,7 +104,7 @@ export function toTrips(caller: TripScopeCaller, rows: TripRecord[]): Trip[] {
 export const TRIP_FEEDBACK_LIMIT = 100;
 
 /** A trip in the caller's scope, or null. */
-export async function findTrip(db: DbExecutor, caller: TripScopeCaller, id: string): Promise<Trip | null> {
+export async function findTrip(db: DbExecutor, caller: ScopeCaller, id: string): Promise<Trip | null> {
   const [row] = await selectTrips(db)
     .where(and(eq(trips.id, id), tripScope(caller)))
     .limit(1);
@@ -117,7 +114,7 @@ export async function findTrip(db: DbExecutor, caller: TripScopeCaller, id: stri
 }
 
 /** Like findTrip, but a trip outside the caller's scope is a 404, as if it did not exist. */
-export async function getTrip(db: DbExecutor, caller: TripScopeCaller, id: string): Promise<Trip> {
+export async function getTrip(db: DbExecutor, caller: ScopeCaller, id: string): Promise<Trip> {
   const trip = await findTrip(db, caller, id);
   if (!trip) throw new AppError('NOT_FOUND', m.notFound());
   return trip;

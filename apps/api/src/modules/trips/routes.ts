@@ -19,9 +19,10 @@ import { refuseNul } from '../../lib/text';
 import { currentUser } from '../../plugins/authentication';
 import { createTripFeedback, findTripFeedback } from './feedback-repository';
 import { findTrips } from './list-repository';
-import { getTrip, type Caller } from './repository';
+import { getTrip } from './repository';
 import { registerTripExport } from './export';
 import { registerTripMessageRoutes } from './messages';
+import type { ChangeCaller } from '../../lib/scope';
 
 export type TripRoutesOptions = { db: Db };
 
@@ -35,7 +36,7 @@ const LIST_DESCRIPTION =
   'Pass `nextCursor` back as `cursor` for the next page; it is null on the last page.';
 
 /** The signed-in caller as the repository needs it: scope and audit identity. */
-function callerOf(request: FastifyRequest): Caller {
+function callerOf(request: FastifyRequest): ChangeCaller {
   const user = currentUser(request);
   return { id: user.id, role: user.role, requestId: request.id };
 }

@@ -4,7 +4,7 @@ import { useTestApp } from '../../../test/test-app';
 import { buildTripListQueries, findScopedKeys, LIST_TUNING, type ListTuning } from './list-planner';
 import { findTrips } from './list-repository';
 import type { TripListOptions } from './list-filters';
-import type { TripScopeCaller } from './scope';
+import { type ScopeCaller } from '../../lib/scope';
 import { createTripWorld, type TripWorld } from '../../../test/trip-fixtures';
 
 /**
@@ -40,7 +40,7 @@ beforeAll(async () => {
 
 /** Every page of a list, walked to the end. */
 async function walk(
-  caller: TripScopeCaller,
+  caller: ScopeCaller,
   options: Omit<TripListOptions, 'cursor'>,
   tuning: ListTuning = LIST_TUNING,
 ) {
@@ -78,7 +78,7 @@ const [JOINED, BY_TRIP] = [TUNINGS[0]![1], TUNINGS[1]![1]];
 
 describe('scoped lists, whatever the path that answers them', () => {
   // Built lazily: the world exists only once beforeAll has run.
-  const cases: [string, () => [TripScopeCaller, Omit<TripListOptions, 'cursor' | 'limit'>]][] = [
+  const cases: [string, () => [ScopeCaller, Omit<TripListOptions, 'cursor' | 'limit'>]][] = [
     ['dealer A, everything', () => [w.dealerA, {}]],
     ['dealer A, a search', () => [w.dealerA, { q: `ravi kumar ${w.tag}` }]],
     ['dealer A, paid', () => [w.dealerA, { paid: true }]],
