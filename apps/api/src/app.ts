@@ -34,7 +34,7 @@ import { customerRoutes } from './modules/customers/routes';
 import { driverLocationRoutes } from './modules/driver-locations/routes';
 import { driverRoutes } from './modules/drivers/routes';
 import { settingsRoutes } from './modules/settings/routes';
-import { statsRoutes } from './modules/stats/routes';
+import { dashboardRoutes } from './modules/dashboard/routes';
 import { tripRoutes } from './modules/trips/routes';
 import { API_COMPRESSION } from './plugins/compression';
 import { responseSerializer } from './plugins/serializer';
@@ -304,7 +304,7 @@ export async function buildApp({
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, { db, locationBus, accessEvents });
       await api.register(tripRoutes, { db });
-      await api.register(statsRoutes, { db });
+      await api.register(dashboardRoutes, { db });
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db });
       await api.register(accountRoutes, { db });

@@ -48,9 +48,13 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['fleet', 'view'], ALL, 'issue: the live fleet map, every role'],
   // The dashboard follows each caller's trip scope; franchise figures mean nothing to a franchise,
   // and only admins span several states.
-  [['stats', 'view'], ALL, 'issue: the operations dashboard, every role'],
-  [['stats', 'franchises'], ADMIN_DEALER, 'issue: trips and revenue by franchise (admin and city dealer)'],
-  [['stats', 'states'], ADMIN, 'issue: trips and revenue by state (admin)'],
+  [['dashboard', 'view'], ALL, 'issue: the operations dashboard, every role'],
+  [
+    ['dashboard', 'franchises'],
+    ADMIN_DEALER,
+    'issue: trips and revenue by franchise (admin and city dealer)',
+  ],
+  [['dashboard', 'states'], ADMIN, 'issue: trips and revenue by state (admin)'],
   // Editing and removing dealers and franchises belong to those who create them.
   [['audit', 'list'], ADMIN_DEALER, 'issue: the audit trail (admin; a city dealer its records)'],
   [['compliance', 'list'], ALL, 'issue: /compliance, every role in scope'],

@@ -12,7 +12,7 @@ const ADMIN_DEALER: readonly Role[] = ['admin', 'city_dealer'];
 export const PERMISSIONS = {
   welcome: { view: ALL },
   /** The dashboard's figures: every role, over its own scope; by state for admins only. */
-  stats: { view: ALL, franchises: ADMIN_DEALER, states: ADMIN },
+  dashboard: { view: ALL, franchises: ADMIN_DEALER, states: ADMIN },
   profile: { view: ADMIN, update: ADMIN },
   drivers: {
     list: ALL,

@@ -15,7 +15,7 @@ export type NavItem = { label: () => string; to: string; permission: Permission 
  * for all, then each role's extras).
  */
 export const NAV_ITEMS: NavItem[] = [
-  { label: m.navDashboard, to: '/dashboard', permission: ['stats', 'view'] },
+  { label: m.navDashboard, to: '/dashboard', permission: ['dashboard', 'view'] },
   { label: m.navFleetMap, to: '/fleet', permission: ['fleet', 'view'] },
   { label: m.navDrivers, to: '/drivers', permission: ['drivers', 'list'] },
   { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },

@@ -26,7 +26,7 @@ export const STAFF_ROUTES: StaffRoute[] = [
   },
   {
     path: '/dashboard',
-    permission: ['stats', 'view'],
+    permission: ['dashboard', 'view'],
     Component: screen(() => import('../features/dashboard/dashboard-screen'), 'DashboardScreen'),
   },
   {

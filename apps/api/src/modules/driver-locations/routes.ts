@@ -22,14 +22,13 @@ import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
-import { fleetRoutes } from './fleet-routes';
-import { createFleetHub } from './fleet-stream';
+import { fleetRoutes } from '../fleet/routes';
+import { createFleetHub } from '../fleet/fleet-stream';
 import { createGroupCommit } from '../../lib/group-commit';
 import {
   findActiveDevices,
   findDeviceTokenForUpdate,
   findDeviceTokens,
-  findPlacedDrivers,
   findStreamAccess,
   findVisibleDriver,
   insertDeviceToken,
@@ -40,6 +39,7 @@ import {
   revokeDeviceToken,
   type DeviceTokenRow,
 } from './repository';
+import { findPlacedDrivers } from '../fleet/repository';
 import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 
 export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus; accessEvents?: AccessEvents };

@@ -7,7 +7,7 @@ import type {
   statsHoursResponseSchema,
   statsOverviewResponseSchema,
   statsStatesResponseSchema,
-} from '@bmet/shared/schemas/stats';
+} from '@bmet/shared/schemas/dashboard';
 import { apiRequest } from '../../lib/api-client';
 import type { Period } from './period';
 
@@ -25,7 +25,7 @@ export type StatsData<P extends StatsPath> = z.output<Schemas[P]>['data'];
 
 export const statsKeys = {
   all: ['stats'] as const,
-  figure: (path: StatsPath, period: Period) => ['stats', path, period.from, period.to] as const,
+  figure: (path: StatsPath, period: Period) => ['dashboard', path, period.from, period.to] as const,
 };
 
 /**

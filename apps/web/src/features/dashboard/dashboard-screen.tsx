@@ -218,8 +218,8 @@ export function DashboardScreen() {
   const [search] = useSearchParams();
   const { preset, period } = periodFromSearch(search);
   const role = session!.role;
-  const byFranchise = can(role, ['stats', 'franchises']);
-  const byState = can(role, ['stats', 'states']);
+  const byFranchise = can(role, ['dashboard', 'franchises']);
+  const byState = can(role, ['dashboard', 'states']);
   const overview = useStats('overview', period);
 
   // A period the server refuses (longer than a year) is said once, not under every chart.

@@ -8,7 +8,7 @@ import {
   type StatsHours,
   type StatsOverview,
   type StatsStates,
-} from '@bmet/shared/schemas/stats';
+} from '@bmet/shared/schemas/dashboard';
 import {
   ACTIVE_DRIVER_MINUTES,
   CAR_TYPES,

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { boundToMs } from '@bmet/shared/schemas/stats';
+import { boundToMs } from '@bmet/shared/schemas/dashboard';
 import { trips } from '../../db/schema';
 import { dateConditions, isBareDate } from '../trips/list-filters';
 

@@ -6,7 +6,7 @@ import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 import { currentUser } from '../../plugins/authentication';
 import { findActiveSession } from '../../lib/sessions';
 import { FLEET_FLUSH_MS, FLEET_MAX_BUFFERED_BYTES, type FleetHub } from './fleet-stream';
-import type { LocationStreams } from './location-stream';
+import type { LocationStreams } from '../driver-locations/location-stream';
 import { findFleetJson } from './repository';
 
 export type FleetRoutesOptions = {

@@ -8,13 +8,13 @@ import {
   statsOverviewResponseSchema,
   statsQuerySchema,
   statsStatesResponseSchema,
-} from '@bmet/shared/schemas/stats';
+} from '@bmet/shared/schemas/dashboard';
 import type { Db } from '../../db/client';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { findCarTypes, findDaily, findFranchises, findHours, findOverview, findStates } from './repository';
 
-export type StatsRoutesOptions = { db: Db };
+export type DashboardRoutesOptions = { db: Db };
 
 const TAGS = ['stats'];
 const errors = errorResponses(400, 401, 403);
@@ -28,11 +28,11 @@ const callerOf = (request: FastifyRequest) => {
 };
 
 /** The dashboard's figures, each over the caller's scope, as the trip list scopes trips. */
-export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app, { db }) => {
+export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, { db }) => {
   app.get(
     '/stats/overview',
     {
-      config: { access: ['stats', 'view'] },
+      config: { access: ['dashboard', 'view'] },
       schema: {
         tags: TAGS,
         summary:
@@ -48,7 +48,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app
   app.get(
     '/stats/daily',
     {
-      config: { access: ['stats', 'view'] },
+      config: { access: ['dashboard', 'view'] },
       schema: {
         tags: TAGS,
         summary: 'Trips of each day of a period (in India) by status',
@@ -63,7 +63,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app
   app.get(
     '/stats/car-types',
     {
-      config: { access: ['stats', 'view'] },
+      config: { access: ['dashboard', 'view'] },
       schema: {
         tags: TAGS,
         summary: 'Trips, completed trips and their revenue by car type',
@@ -78,7 +78,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app
   app.get(
     '/stats/hours',
     {
-      config: { access: ['stats', 'view'] },
+      config: { access: ['dashboard', 'view'] },
       schema: {
         tags: TAGS,
         summary: 'Trips by the hour of the day (in India) they were created',
@@ -93,7 +93,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app
   app.get(
     '/stats/franchises',
     {
-      config: { access: ['stats', 'franchises'] },
+      config: { access: ['dashboard', 'franchises'] },
       schema: {
         tags: TAGS,
         summary: "Trips and revenue by the drivers' franchise (admins and city dealers)",
@@ -108,7 +108,7 @@ export const statsRoutes: FastifyPluginAsyncZod<StatsRoutesOptions> = async (app
   app.get(
     '/stats/states',
     {
-      config: { access: ['stats', 'states'] },
+      config: { access: ['dashboard', 'states'] },
       schema: {
         tags: TAGS,
         summary: "Trips and revenue by the drivers' state (admins)",

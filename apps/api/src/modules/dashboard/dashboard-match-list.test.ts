@@ -6,22 +6,22 @@ import type {
   StatsHours,
   StatsOverview,
   StatsStates,
-} from '@bmet/shared/schemas/stats';
+} from '@bmet/shared/schemas/dashboard';
 import type { Trip, TripListResponse } from '@bmet/shared/schemas/trip';
 import { useTestApp } from '../../../test/test-app';
 import { getAs, type Staff } from '../../../test/trip-fixtures';
-import { addDays, createStatsWorld, type StatsWorld } from '../../../test/stats-fixtures';
+import { addDays, createDashboardWorld, type DashboardWorld } from '../../../test/dashboard-fixtures';
 
 /**
  * The dashboard's figures equal what the trip list shows the same caller for the same period and
  * filter: every figure is checked against the list, paged to its end, for every role.
  */
 const t = useTestApp();
-let w: StatsWorld;
+let w: DashboardWorld;
 let callers: [string, Staff][];
 
 beforeAll(async () => {
-  w = await createStatsWorld(t.db);
+  w = await createDashboardWorld(t.db);
   callers = [
     ['admin', w.admin],
     ['city dealer A', w.dealerA],

@@ -2,7 +2,7 @@ import type { FleetDriver } from '@bmet/shared/schemas/fleet';
 import type { AccessEvents } from '../../infra/access-events';
 import type { LocationBus } from '../../infra/location-bus';
 import { type ScopeCaller, isDriverInScope } from '../../lib/scope';
-import type { StreamSource } from './location-stream';
+import type { StreamSource } from '../driver-locations/location-stream';
 import type { FleetRow, PlacedDriver } from './repository';
 
 /**

@@ -62,7 +62,7 @@ async function quietDay(db: Db): Promise<string> {
  * reported 20 minutes ago and has an approved one; b1 reported a minute ago and has one awaiting
  * review; the loose driver has no position. Two customers joined in the period, one before it.
  */
-export async function createStatsWorld(db: Db) {
+export async function createDashboardWorld(db: Db) {
   const day = await quietDay(db);
   const admin = await createStaff(db, { role: 'admin' });
   const dealerA = await createStaff(db, { role: 'city_dealer', state: 'maharashtra' });
@@ -168,5 +168,5 @@ export async function createStatsWorld(db: Db) {
   };
 }
 
-export type StatsWorld = Awaited<ReturnType<typeof createStatsWorld>>;
+export type DashboardWorld = Awaited<ReturnType<typeof createDashboardWorld>>;
 export type { Staff };

@@ -7,18 +7,18 @@ import type {
   StatsHours,
   StatsOverview,
   StatsStates,
-} from '@bmet/shared/schemas/stats';
+} from '@bmet/shared/schemas/dashboard';
 import { m } from '@bmet/shared/paraglide/messages';
 import { driverDocuments, drivers, trips } from '../../db/schema';
 import { useTestApp } from '../../../test/test-app';
 import { getAs, type Staff } from '../../../test/trip-fixtures';
-import { addDays, createStatsWorld, type StatsWorld } from '../../../test/stats-fixtures';
+import { addDays, createDashboardWorld, type DashboardWorld } from '../../../test/dashboard-fixtures';
 
 const t = useTestApp();
-let w: StatsWorld;
+let w: DashboardWorld;
 
 beforeAll(async () => {
-  w = await createStatsWorld(t.db);
+  w = await createDashboardWorld(t.db);
 });
 
 const query = (period: { from: string; to: string }) =>

@@ -8,7 +8,8 @@ import { createAccount, createDriver } from '../../seed/factories';
 import { authHeader, issueToken } from '../../../test/test-app';
 import { isDriverInScope } from '../../lib/scope';
 import { FLEET_FLUSH_MS } from './fleet-stream';
-import { findPlacedDrivers, findVisibleDriver } from './repository';
+import { findPlacedDrivers } from './repository';
+import { findVisibleDriver } from '../driver-locations/repository';
 import {
   createScope,
   issueDeviceToken,
