@@ -7,7 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
-import { vacuumWhereNeeded, type Db } from '../src/db/client';
+import { randomUUID } from 'node:crypto';
+import { request, type Agent } from 'node:http';
+import { buildApp, type AppOptions } from '../src/app';
+import { openDatabase, vacuumWhereNeeded, type Db } from '../src/db/client';
+import { createInProcessLocationBus } from '../src/infra/location-bus';
 import { rowsOf } from '../src/db/rows';
 
 export { rowsOf };
@@ -118,4 +122,65 @@ export async function headersOf(db: Db, account: Staff, hours = 3): Promise<{ au
   const expiresAt = new Date(Date.now() + hours * 3_600_000);
   const { idToken } = await openSession(db, account, { jwtSecret: JWT_SECRET, expiresAt });
   return { authorization: `Bearer ${idToken}` };
+}
+
+/** The benchmark's database: PostgreSQL at `url` (BENCH_DATABASE_URL), else the embedded one in DATA_DIR. */
+export function openBenchDatabase(url = process.env.BENCH_DATABASE_URL) {
+  return openDatabase(url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR });
+}
+
+/**
+ * The API in this process on the benchmark's database, ready for `inject`: no web files, no map
+ * tiles, and the limits of `config` (a benchmark's thousands of requests from one address).
+ */
+export async function buildBenchApp(db: Db, config: Partial<AppOptions['config']> = {}) {
+  const app = await buildApp({
+    config: {
+      jwtSecret: JWT_SECRET,
+      tokenTtlHours: 3,
+      webDist: join(tmpdir(), `bmet-bench-no-web-${randomUUID()}`),
+      trustProxy: false,
+      mapTileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
+      mapAttribution: 'bench',
+      ...config,
+    },
+    db,
+    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-bench-objects-${randomUUID()}`)),
+    locationBus: createInProcessLocationBus(),
+  });
+  await app.ready();
+  return app;
+}
+
+/**
+ * Sends one position as a driver's phone does (`POST /api/driver-app/location` with its device
+ * token), on a kept-alive agent; `answered` gets the status once the answer is read.
+ */
+export function sendPosition(
+  target: { port: number | string; agent: Agent },
+  token: string,
+  body: string,
+  answered: (status: number | undefined) => void,
+  failed: () => void,
+): void {
+  const req = request(
+    {
+      host: '127.0.0.1',
+      port: target.port,
+      method: 'POST',
+      path: '/api/driver-app/location',
+      agent: target.agent,
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+      },
+    },
+    (response) => {
+      response.resume();
+      response.on('end', () => answered(response.statusCode));
+    },
+  );
+  req.on('error', failed);
+  req.end(body);
 }

@@ -12,20 +12,15 @@
  * It checks nothing and fails on nothing: read the plans (which index, how many rows) and times.
  */
 import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Role, State } from '@bmet/shared/constants';
-import { buildApp } from '../src/app';
 import { openDatabase, type Db } from '../src/db/client';
 import { buildDriver } from '../src/seed/factories';
 import { Random } from '../src/seed/random';
 import { accounts, drivers } from '../src/db/schema';
-import { createInProcessLocationBus } from '../src/infra/location-bus';
-import { createLocalObjectStore } from '../src/infra/object-store';
 import { buildDriverListQueries, type DriverListOptions } from '../src/modules/drivers/list-repository';
 import { encodeSortedCursor } from '../src/lib/sort';
-import { headersOf, JWT_SECRET, type Staff } from './bench-data';
+import { headersOf, type Staff, buildBenchApp } from './bench-data';
 
 const DRIVERS = Number(process.env.BENCH_DRIVERS ?? 100_000);
 // Dealers of very different sizes: the planner's choice for a dealer depends on its share.
@@ -150,20 +145,7 @@ async function main() {
   for (const [label, caller, options] of scenarios) await explain(db, label, caller, options);
 
   // Whole requests: authentication, both queries, serialization.
-  const app = await buildApp({
-    config: {
-      jwtSecret: JWT_SECRET,
-      tokenTtlHours: 3,
-      webDist: join(tmpdir(), `bmet-bench-no-web-${randomUUID()}`),
-      trustProxy: false,
-      mapTileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
-      mapAttribution: 'bench',
-    },
-    db,
-    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-bench-objects-${randomUUID()}`)),
-    locationBus: createInProcessLocationBus(),
-  });
-  await app.ready();
+  const app = await buildBenchApp(db);
   console.log(`\nRequests (median and slowest of ${REQUESTS}, after one warm-up):`);
   for (const [label, caller, options] of scenarios) {
     const query = new URLSearchParams({

@@ -17,9 +17,8 @@ import { get } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBrotliDecompress } from 'node:zlib';
 import { count } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
 import { trips } from '../src/db/schema';
-import { COMMON, DATA_DIR, headersOf, prepare, RARE } from './bench-data';
+import { COMMON, headersOf, prepare, RARE, openBenchDatabase } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
 
@@ -142,9 +141,7 @@ async function exportAll(
  * export late when the heap may grow large, and RSS follows.
  */
 async function measure(kind: 'postgres' | 'pglite', url: string | undefined): Promise<Measured[]> {
-  const database = await openDatabase(
-    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase(url);
   const people = await prepare(database.db, database.kind);
   const headers = {
     admin: await headersOf(database.db, people.admin, 12),

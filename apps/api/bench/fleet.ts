@@ -16,15 +16,14 @@
  * Writes bench/results/fleet.json. It fails on nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { CDPSession, Page } from 'puppeteer-core';
-import { openDatabase } from '../src/db/client';
 import { drive, gpsReading, startVehicle, type Vehicle } from '../src/cli/simulate-route';
 import { generateDeviceToken, hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
-import { DATA_DIR, headersOf, prepare, rowsOf } from './bench-data';
+import { headersOf, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
 import { startServer } from './bench-server';
 import { launchChromium } from './browser';
 import { writeResults } from './results';
@@ -43,9 +42,7 @@ type Phone = { driverId: string; token: string; vehicle: Vehicle };
 
 /** Device tokens for the moving drivers (hashed, as staff issue them), and an admin's session. */
 async function setUp(url: string | undefined) {
-  const database = await openDatabase(
-    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase(url);
   const { db } = database;
   const people = await prepare(db, database.kind);
   await db.execute(
@@ -100,33 +97,20 @@ function startPhones(port: number, phones: Phone[]) {
       ...gpsReading(phone.vehicle.position),
       recordedAt: new Date().toISOString(),
     });
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: '/api/driver-app/location',
-        agent,
-        headers: {
-          authorization: `Bearer ${phone.token}`,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-        },
+    sendPosition(
+      { port, agent },
+      phone.token,
+      body,
+      (status) => {
+        inFlight--;
+        if (status === 204) answered++;
+        else failed++;
       },
-      (response) => {
-        response.resume();
-        response.on('end', () => {
-          inFlight--;
-          if (response.statusCode === 204) answered++;
-          else failed++;
-        });
+      () => {
+        inFlight--;
+        failed++;
       },
     );
-    req.on('error', () => {
-      inFlight--;
-      failed++;
-    });
-    req.end(body);
   };
   const started = Date.now();
   const perTick = (phones.length / INTERVAL_S) * 0.05;

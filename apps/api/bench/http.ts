@@ -16,8 +16,7 @@
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
-import { COMMON, DATA_DIR, headersOf, PAGE, prepare, RARE, rowsOf } from './bench-data';
+import { COMMON, headersOf, PAGE, prepare, RARE, rowsOf, openBenchDatabase } from './bench-data';
 import { startServer } from './bench-server';
 import { cpuPerRequest, readCpu } from './cpu-time';
 import { writeResults } from './results';
@@ -68,9 +67,7 @@ function load(
 }
 
 async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
-  const database = await openDatabase(
-    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase(url);
   const { db } = database;
   const people = await prepare(db, database.kind);
   const headers = {

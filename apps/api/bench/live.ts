@@ -20,11 +20,10 @@
  * Writes bench/results/live-<database>[-redis].json and latest.json. It fails on nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { Agent, request } from 'node:http';
+import { Agent } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { openDatabase } from '../src/db/client';
 import { generateDeviceToken, hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
-import { DATA_DIR, headersOf, prepare, rowsOf } from './bench-data';
+import { headersOf, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
 
@@ -45,9 +44,7 @@ const percentile = (sorted: number[], p: number) =>
 
 /** Device tokens for the reporting drivers, written straight into the database (hashed, as staff issue them). */
 async function setUp(url: string | undefined) {
-  const database = await openDatabase(
-    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase(url);
   const { db } = database;
   const people = await prepare(db, database.kind);
   // Tokens of an earlier run are revoked so that they do not pile up.
@@ -210,39 +207,26 @@ async function main() {
         const started = Date.now();
         const measured = started - runStarted >= WARMUP_S * 1000;
         if (watched.has(phone.driverId)) sentAt.set(`${phone.driverId}|${at}`, { sent: started, measured });
-        const req = request(
-          {
-            host: '127.0.0.1',
-            port,
-            method: 'POST',
-            path: '/api/driver-app/location',
-            agent,
-            headers: {
-              authorization: `Bearer ${phone.token}`,
-              'content-type': 'application/json',
-              'content-length': Buffer.byteLength(body),
-            },
+        sendPosition(
+          { port, agent },
+          phone.token,
+          body,
+          (status) => {
+            (measured ? answered : answeredInWarmUp).push(Date.now() - started);
+            const second = Math.floor((started - runStarted) / 1000);
+            slowest[second] = Math.max(slowest[second] ?? 0, Date.now() - started);
+            if (status !== 204) {
+              failed++;
+              sentAt.delete(`${phone.driverId}|${at}`);
+            } else if (measured && watched.has(phone.driverId)) acknowledgedWatched++;
+            resolve();
           },
-          (response) => {
-            response.resume();
-            response.on('end', () => {
-              (measured ? answered : answeredInWarmUp).push(Date.now() - started);
-              const second = Math.floor((started - runStarted) / 1000);
-              slowest[second] = Math.max(slowest[second] ?? 0, Date.now() - started);
-              if (response.statusCode !== 204) {
-                failed++;
-                sentAt.delete(`${phone.driverId}|${at}`);
-              } else if (measured && watched.has(phone.driverId)) acknowledgedWatched++;
-              resolve();
-            });
+          () => {
+            failed++;
+            sentAt.delete(`${phone.driverId}|${at}`);
+            resolve();
           },
         );
-        req.on('error', () => {
-          failed++;
-          sentAt.delete(`${phone.driverId}|${at}`);
-          resolve();
-        });
-        req.end(body);
       });
 
     const bounds = [0.005, 0.01, 0.025, 0.05, 0.1];

@@ -10,14 +10,7 @@
  * Reuses (or seeds once) the benchmark data of bench-data.ts. Writes bench/results/stats-<kind>.json
  * and fails on nothing: read the figures.
  */
-import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildApp } from '../src/app';
-import { openDatabase } from '../src/db/client';
-import { createInProcessLocationBus } from '../src/infra/location-bus';
-import { createLocalObjectStore } from '../src/infra/object-store';
-import { DATA_DIR, headersOf, JWT_SECRET, prepare, type Staff } from './bench-data';
+import { DATA_DIR, headersOf, prepare, type Staff, openBenchDatabase, buildBenchApp } from './bench-data';
 import { writeResults } from './results';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20);
@@ -38,30 +31,14 @@ const percentile = (sorted: number[], share: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
 
 async function main() {
-  const database = await openDatabase(
-    process.env.BENCH_DATABASE_URL
-      ? { databaseUrl: process.env.BENCH_DATABASE_URL, dataDir: 'memory://' }
-      : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase();
   const { db } = database;
   console.log(`Database: ${database.kind}${database.kind === 'pglite' ? ` in ${DATA_DIR}` : ''}`);
   const { admin, dealer, franchise, newDealer } = await prepare(db, database.kind);
-  const app = await buildApp({
-    config: {
-      jwtSecret: JWT_SECRET,
-      tokenTtlHours: 3,
-      webDist: join(tmpdir(), `bmet-bench-no-web-${randomUUID()}`),
-      trustProxy: false,
-      mapTileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
-      mapAttribution: 'bench',
-      // Thousands of requests from one address within a minute: the measure, not an attack.
-      rateLimitPerMinute: 1_000_000,
-    },
-    db,
-    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-bench-objects-${randomUUID()}`)),
-    locationBus: createInProcessLocationBus(),
+  const app = await buildBenchApp(db, {
+    // Thousands of requests from one address within a minute: the measure, not an attack.
+    rateLimitPerMinute: 1_000_000,
   });
-  await app.ready();
 
   const periods: [string, { from: string; to: string }][] = [
     ['today', { from: indianDate(0), to: indianDate(0) }],

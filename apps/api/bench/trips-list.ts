@@ -15,15 +15,9 @@
  * Seeding a million trips takes minutes (PostgreSQL) to tens of minutes (PGlite); later runs
  * reuse it. It checks nothing and fails on nothing: read the plans and the times.
  */
-import { randomUUID } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql, type SQLWrapper } from 'drizzle-orm';
-import { buildApp } from '../src/app';
-import { openDatabase, type Db } from '../src/db/client';
+import { type Db } from '../src/db/client';
 import { trips } from '../src/db/schema';
-import { createInProcessLocationBus } from '../src/infra/location-bus';
-import { createLocalObjectStore } from '../src/infra/object-store';
 import { buildCustomerListQueries } from '../src/modules/customers/repository';
 import { buildTripListQueries, findScopedKeys } from '../src/modules/trips/list-planner';
 import { type TripListOptions } from '../src/modules/trips/list-filters';
@@ -32,13 +26,14 @@ import {
   COMMON,
   DATA_DIR,
   headersOf,
-  JWT_SECRET,
   PAGE,
   prepare,
   RARE,
   REQUESTS,
   rowsOf,
   type Staff,
+  openBenchDatabase,
+  buildBenchApp,
 } from './bench-data';
 
 async function explainQuery(db: Db, label: string, query: SQLWrapper) {
@@ -48,29 +43,12 @@ async function explainQuery(db: Db, label: string, query: SQLWrapper) {
 }
 
 async function main() {
-  const database = await openDatabase(
-    process.env.BENCH_DATABASE_URL
-      ? { databaseUrl: process.env.BENCH_DATABASE_URL, dataDir: 'memory://' }
-      : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase();
   const { db } = database;
   console.log(`Database: ${database.kind}${database.kind === 'pglite' ? ` in ${DATA_DIR}` : ''}`);
   const { admin, dealer, franchise, newDealer, dealerDriverIds } = await prepare(db, database.kind);
 
-  const app = await buildApp({
-    config: {
-      jwtSecret: JWT_SECRET,
-      tokenTtlHours: 3,
-      webDist: join(tmpdir(), `bmet-bench-no-web-${randomUUID()}`),
-      trustProxy: false,
-      mapTileUrl: 'http://127.0.0.1:9/{z}/{x}/{y}.png',
-      mapAttribution: 'bench',
-    },
-    db,
-    objectStore: createLocalObjectStore(join(tmpdir(), `bmet-bench-objects-${randomUUID()}`)),
-    locationBus: createInProcessLocationBus(),
-  });
-  await app.ready();
+  const app = await buildBenchApp(db);
   const headers = new Map<Staff, { authorization: string }>();
   for (const who of [admin, dealer, franchise, newDealer]) headers.set(who, await headersOf(db, who));
 

@@ -18,8 +18,7 @@ import { join } from 'node:path';
 import lighthouse from 'lighthouse';
 import type { Page } from 'puppeteer-core';
 import { DEMO_ACCOUNTS } from '../src/seed/demo';
-import { openDatabase } from '../src/db/client';
-import { COMMON, DATA_DIR, prepare, rowsOf } from './bench-data';
+import { COMMON, prepare, rowsOf, openBenchDatabase } from './bench-data';
 import { startServer } from './bench-server';
 import { launchChromium } from './browser';
 import { writeResults } from './results';
@@ -158,9 +157,7 @@ async function tripListTimings(page: Page, baseUrl: string) {
 
 async function main() {
   const url = process.env.BENCH_DATABASE_URL;
-  const database = await openDatabase(
-    url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR },
-  );
+  const database = await openBenchDatabase(url);
   await prepare(database.db, database.kind);
   const [driver] = rowsOf(
     await database.db.execute(
