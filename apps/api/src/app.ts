@@ -53,7 +53,16 @@ export type AppOptions = {
     'jwtSecret' | 'tokenTtlHours' | 'webDist' | 'trustProxy' | 'mapTileUrl' | 'mapAttribution'
   > &
     Partial<
-      Pick<Config, 'env' | 'requestTimeoutSeconds' | 'rateLimitPerMinute' | 'redisUrl' | 'metricsToken'>
+      Pick<
+        Config,
+        | 'env'
+        | 'requestTimeoutSeconds'
+        | 'rateLimitPerMinute'
+        | 'redisUrl'
+        | 'metricsToken'
+        | 'sessionsPerAccount'
+        | 'streamsPerAccount'
+      >
     >;
   db: Db;
   objectStore: ObjectStore;
@@ -302,7 +311,12 @@ export async function buildApp({
       await api.register(settingsRoutes, config);
       await api.register(healthRoutes, { db, locationBus });
       await api.register(driverRoutes, { db, objectStore });
-      await api.register(driverLocationRoutes, { db, locationBus, accessEvents });
+      await api.register(driverLocationRoutes, {
+        db,
+        locationBus,
+        accessEvents,
+        streamsPerAccount: config.streamsPerAccount,
+      });
       await api.register(tripRoutes, { db });
       await api.register(dashboardRoutes, { db });
       await api.register(customerRoutes, { db });

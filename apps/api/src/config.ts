@@ -84,6 +84,8 @@ export const envSchema = z.object({
   TRUST_PROXY: trustProxyFromEnv.default(false),
   REQUEST_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  SESSIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100).default(10),
+  STREAMS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(20),
   WEB_DIST: z.string().optional(),
   REDIS_URL: z
     .string()
@@ -127,6 +129,10 @@ export type Config = {
   requestTimeoutSeconds: number;
   /** The global limit of /api requests per client address and minute. */
   rateLimitPerMinute: number;
+  /** Live sessions an account keeps: a sign-in beyond them ends the oldest. */
+  sessionsPerAccount: number;
+  /** Live streams (maps) an account may hold open on one instance, all its sessions together. */
+  streamsPerAccount: number;
   webDist: string;
   redisUrl: string | undefined;
   /** What a scraper from another host must send to read /metrics; without it only loopback may. */
@@ -285,6 +291,8 @@ function readConfig(
     trustProxy: e.TRUST_PROXY,
     requestTimeoutSeconds: e.REQUEST_TIMEOUT_SECONDS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    sessionsPerAccount: e.SESSIONS_PER_ACCOUNT,
+    streamsPerAccount: e.STREAMS_PER_ACCOUNT,
     webDist: e.WEB_DIST ? resolveFromInvocation(e.WEB_DIST) : join(REPO_ROOT, 'apps/web/dist'),
     redisUrl: e.REDIS_URL,
     metricsToken: e.METRICS_TOKEN,

@@ -40,6 +40,7 @@ export type PasswordRoutesOptions = {
   jwtSecret: string;
   tokenTtlHours: number;
   mail?: MailSettings;
+  sessionsPerAccount?: number;
 };
 
 /** How long a reset link works. */

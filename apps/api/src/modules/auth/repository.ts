@@ -86,6 +86,29 @@ export async function takeAttempt(
   return { attempts, lockedUntil };
 }
 
+/**
+ * Ends an account's live sessions but the newest `keep` (the one just opened always among them):
+ * the revocation is announced like a sign-out's, so their streams end on every instance.
+ */
+export async function revokeSessionsBeyond(
+  db: DbExecutor,
+  accountId: string,
+  newest: string,
+  keep: number,
+): Promise<void> {
+  await db.execute(sql`
+    update ${sessions} set revoked_at = now()
+    where ${sessions.accountId} = ${accountId} and ${sessions.revokedAt} is null
+      and ${sessions.id} <> ${newest}
+      and ${sessions.id} not in (
+        select ${sessions.id} from ${sessions}
+        where ${sessions.accountId} = ${accountId} and ${sessions.revokedAt} is null
+          and ${sessions.expiresAt} > now()
+        order by (${sessions.id} = ${newest}) desc, ${sessions.createdAt} desc
+        limit ${keep}
+      )`);
+}
+
 /** The emails of the admins who can sign in, for the admin reset page's dropdown. */
 export async function findAdminEmails(db: Db): Promise<string[]> {
   const rows = await db

@@ -30,7 +30,14 @@ import { roleLabel } from '@bmet/shared/role-label';
  * buildApp registers this plugin with the whole configuration object it was given (server.ts
  * gives it all of Config), so `mail` arrives from there; without it, mails are printed to the log.
  */
-export type AuthRoutesOptions = { db: Db; jwtSecret: string; tokenTtlHours: number; mail?: MailSettings };
+export type AuthRoutesOptions = {
+  db: Db;
+  jwtSecret: string;
+  tokenTtlHours: number;
+  mail?: MailSettings;
+  /** Live sessions an account keeps (10 when unset): a sign-in beyond them ends the oldest. */
+  sessionsPerAccount?: number;
+};
 
 function lockedError(seconds: number): AppError {
   return new AppError('RATE_LIMITED', m.tooManyAttempts({ minutes: Math.ceil(seconds / 60) }), {

@@ -3,8 +3,11 @@ import type { Role } from '@bmet/shared/constants';
 import type { SignInResponse } from '@bmet/shared/schemas/auth';
 import type { DbExecutor } from '../../db/client';
 import { asLanguage } from '../../lib/sessions';
-import { createSession } from './repository';
+import { createSession, revokeSessionsBeyond } from './repository';
 import { signIdToken } from '../../lib/id-tokens';
+
+/** Live sessions an account keeps unless configured (SESSIONS_PER_ACCOUNT). */
+export const DEFAULT_SESSIONS_PER_ACCOUNT = 10;
 
 type SessionAccount = {
   id: string;
@@ -59,15 +62,23 @@ export async function startSession(
   db: DbExecutor,
   request: FastifyRequest,
   account: SessionAccount,
-  options: { jwtSecret: string; tokenTtlHours: number },
+  options: { jwtSecret: string; tokenTtlHours: number; sessionsPerAccount?: number },
 ): Promise<SignInResponse> {
   const expiresAt = new Date(Date.now() + options.tokenTtlHours * 3_600_000);
-  const { idToken } = await openSession(db, account, {
+  const { idToken, sessionId } = await openSession(db, account, {
     jwtSecret: options.jwtSecret,
     expiresAt,
     ip: request.ip,
     userAgent: request.headers['user-agent']?.slice(0, 500) ?? null,
   });
+  // An account keeps a bounded number of live sessions (each may hold live streams): the newest
+  // sign-in always gets in, and the oldest sessions end, their streams with them.
+  await revokeSessionsBeyond(
+    db,
+    account.id,
+    sessionId,
+    options.sessionsPerAccount ?? DEFAULT_SESSIONS_PER_ACCOUNT,
+  );
   return {
     data: {
       idToken,

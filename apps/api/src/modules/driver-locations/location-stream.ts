@@ -14,6 +14,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const MAX_BUFFERED_BYTES = 256 * 1024;
 /** A person watches a few drivers at once; more streams than this from one session are refused. */
 export const MAX_STREAMS_PER_SESSION = 10;
+/** Streams one account may hold open on an instance, all its sessions together, unless configured. */
+export const DEFAULT_STREAMS_PER_ACCOUNT = 20;
 
 /** One Server-Sent Events message carrying a position. */
 export function formatLocationEvent(event: LocationEvent): string {
@@ -39,7 +41,10 @@ export type StreamTerms = {
    * revoked, the account disabled, or the driver left the caller's scope).
    */
   stillAllowed?: () => Promise<boolean>;
-  /** Whose stream it is: at most MAX_STREAMS_PER_SESSION per session (429 beyond). */
+  /**
+   * Whose stream it is: at most MAX_STREAMS_PER_SESSION per session, and the configured number per
+   * account whatever its sessions (429 beyond).
+   */
   owner?: { sessionId: string; accountId: string };
   /** The one driver the stream is about, if any: changes to that driver are checked at once. */
   driverId?: string;
@@ -96,9 +101,14 @@ export function createLocationStreams(
   bus: LocationBus,
   heartbeatMs = HEARTBEAT_MS,
   accessEvents?: Pick<AccessEvents, 'subscribe'>,
+  limits: { perAccount?: number } = {},
 ): LocationStreams {
   const open = new Map<() => void, OpenStream>();
   const perSession = new Map<string, number>();
+  // Sessions are cheap to open (a sign-in each): without a cap per account, one account signed in
+  // thirty times held 300 streams.
+  const perAccount = new Map<string, number>();
+  const accountCap = limits.perAccount ?? DEFAULT_STREAMS_PER_ACCOUNT;
   // One subscription for all streams, handed on to the streams of that driver only: a position
   // costs what its own dashboards cost, not a call per open stream (2,000 streams x 2,000
   // positions a second would be four million calls a second).
@@ -180,14 +190,19 @@ export function createLocationStreams(
     if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
       throw new AppError('RATE_LIMITED', m.tooManyStreams(), { headers: { 'retry-after': '5' } });
     }
-    if (owner) perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
+    if (owner && (perAccount.get(owner.accountId) ?? 0) >= accountCap) {
+      throw new AppError('RATE_LIMITED', m.tooManyStreamsForAccount(), { headers: { 'retry-after': '5' } });
+    }
+    if (owner) {
+      perSession.set(owner.sessionId, (perSession.get(owner.sessionId) ?? 0) + 1);
+      perAccount.set(owner.accountId, (perAccount.get(owner.accountId) ?? 0) + 1);
+    }
     let slotHeld = Boolean(owner);
     const releaseSlot = () => {
       if (!slotHeld || !owner) return;
       slotHeld = false;
-      const left = (perSession.get(owner.sessionId) ?? 1) - 1;
-      if (left > 0) perSession.set(owner.sessionId, left);
-      else perSession.delete(owner.sessionId);
+      release(perSession, owner.sessionId);
+      release(perAccount, owner.accountId);
     };
 
     let attached: Awaited<ReturnType<StreamSource['attach']>>;
@@ -306,4 +321,11 @@ export function createLocationStreams(
 
     serve,
   };
+}
+
+/** Gives back one slot of a count kept per key, forgetting the key at zero. */
+function release(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left > 0) counts.set(key, left);
+  else counts.delete(key);
 }

@@ -42,7 +42,13 @@ import {
 import { findPlacedDrivers } from '../fleet/repository';
 import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 
-export type DriverLocationRoutesOptions = { db: Db; locationBus: LocationBus; accessEvents?: AccessEvents };
+export type DriverLocationRoutesOptions = {
+  db: Db;
+  locationBus: LocationBus;
+  accessEvents?: AccessEvents;
+  /** Live streams one account may hold open here, all its sessions together (20 when unset). */
+  streamsPerAccount?: number;
+};
 
 const driverKeyParamsSchema = z.object({ driverKey: z.uuid({ message: 'Not a valid id.' }) });
 const tokenParamsSchema = idParamSchema.extend({ tokenId: z.uuid({ message: 'Not a valid id.' }) });
@@ -127,7 +133,9 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
   options,
 ) => {
   const { db, locationBus } = options;
-  const streams = createLocationStreams(locationBus, HEARTBEAT_MS, options.accessEvents);
+  const streams = createLocationStreams(locationBus, HEARTBEAT_MS, options.accessEvents, {
+    perAccount: options.streamsPerAccount,
+  });
   app.metrics.watchOpenStreams(() => streams.size);
   // The driver-app endpoint's devices seen before, by token hash, so that a report needs no lookup.
   // The statement that stores a position reads again whether its device is still active: a

@@ -4,7 +4,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App } from '../../app';
 import { createAccount, createDriver } from '../../seed/factories';
 import { authHeader, issueToken, testAppOptions } from '../../../test/test-app';
-import { MAX_STREAMS_PER_SESSION } from './location-stream';
+import { DEFAULT_STREAMS_PER_ACCOUNT, MAX_STREAMS_PER_SESSION } from './location-stream';
 import { createScope, openLocationStream, useLocationTestApp } from '../../../test/location-support';
 
 /**
@@ -113,19 +113,16 @@ describe('a revocation ends open streams at once', () => {
 /** A stream on its own socket, closed for sure by destroy() (as a closed tab closes it). */
 function rawStream(
   token: string,
+  path = `/api/drivers/location/${s.driver.id}/stream`,
 ): Promise<{ status: number; body: () => Promise<string>; close: () => void }> {
   return new Promise((resolve, reject) => {
-    const request = get(
-      `${t.baseUrl}/api/drivers/location/${s.driver.id}/stream`,
-      { headers: authHeader(token), agent: false },
-      (response) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        const ended = new Promise<string>((done) => response.on('end', () => done(text)));
-        resolve({ status: response.statusCode ?? 0, body: () => ended, close: () => request.destroy() });
-      },
-    );
+    const request = get(`${t.baseUrl}${path}`, { headers: authHeader(token), agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      const ended = new Promise<string>((done) => response.on('end', () => done(text)));
+      resolve({ status: response.statusCode ?? 0, body: () => ended, close: () => request.destroy() });
+    });
     request.on('error', reject);
   });
 }
@@ -159,5 +156,38 @@ describe('streams per session', () => {
     expect(reopened.status).toBe(200);
     reopened.close();
     for (const stream of streams) stream.close();
+  });
+});
+
+describe('streams per account', () => {
+  it(`opens ${DEFAULT_STREAMS_PER_ACCOUNT} across the account's sessions, and refuses the next from any session`, async () => {
+    const dealer = await createAccount(t.db, { role: 'city_dealer' });
+    const sessions = await Promise.all(
+      Array.from({ length: DEFAULT_STREAMS_PER_ACCOUNT / MAX_STREAMS_PER_SESSION + 1 }, () =>
+        issueToken(t.db, dealer),
+      ),
+    );
+    const opened = [];
+    for (const { token } of sessions.slice(0, -1)) {
+      const streams = await Promise.all(
+        Array.from({ length: MAX_STREAMS_PER_SESSION }, () => rawStream(token, '/api/fleet/stream')),
+      );
+      opened.push(...streams);
+    }
+    expect(opened.map((stream) => stream.status)).toEqual(Array(DEFAULT_STREAMS_PER_ACCOUNT).fill(200));
+
+    // A fresh session of the same account has room of its own, but the account has none left.
+    const refused = await rawStream(sessions.at(-1)!.token, '/api/fleet/stream');
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(await refused.body())).toEqual({
+      error: m.tooManyStreamsForAccount(),
+      code: 'RATE_LIMITED',
+    });
+
+    // Another account is not held back by this one.
+    const other = await rawStream((await issueToken(t.db, s.admin.account)).token, '/api/fleet/stream');
+    expect(other.status).toBe(200);
+    other.close();
+    for (const stream of opened) stream.close();
   });
 });
