@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -9,6 +10,38 @@ export type DocumentImageType = (typeof DOCUMENT_IMAGE_TYPES)[number];
 export const MAX_IMAGE_SIDE = 2400;
 /** Decoding a small file can still need a lot of memory (a "decompression bomb"): refuse early. */
 export const MAX_IMAGE_MEGAPIXELS = 50;
+/**
+ * What an image may take once decoded: a 50-megapixel phone photo (8 bits, three channels) is
+ * 150 MB; a 7000 x 7000 PNG of 16 bits and four channels (392 MB) took 7 s of a core and 170 MB
+ * more each, from a 581 KB file.
+ */
+export const MAX_DECODED_MEGABYTES = 160;
+/** A decode or encode that runs longer than this is stopped (libvips' own timeout). */
+const PROCESSING_SECONDS = 20;
+/** Images processed at once, and waiting: the rest are refused with a 429 rather than queued. */
+const IMAGES_AT_ONCE = 1;
+const IMAGES_WAITING = 3;
+
+// libvips works on a thread of its own per image (not the event loop's): one image at a time on
+// one thread leaves the other core to every other request, and no operation cache keeps decoded
+// images in memory after their request.
+sharp.concurrency(1);
+sharp.cache(false);
+const imageWork = pLimit(IMAGES_AT_ONCE);
+
+/** Bytes per channel of libvips' band formats (metadata.depth). */
+const BYTES_PER_SAMPLE: Record<string, number> = {
+  uchar: 1,
+  char: 1,
+  ushort: 2,
+  short: 2,
+  uint: 4,
+  int: 4,
+  float: 4,
+  complex: 8,
+  double: 8,
+  dpcomplex: 16,
+};
 
 const FORMATS = {
   'image/jpeg': { format: 'jpeg', name: 'JPEG', extension: 'jpg' },
@@ -31,6 +64,16 @@ export async function prepareDocumentImage(
   declared: DocumentImageType,
 ): Promise<{ body: Buffer; contentType: DocumentImageType; extension: 'jpg' | 'png' }> {
   if (input.length === 0) throw new AppError('VALIDATION', m.imageEmpty());
+  if (imageWork.activeCount + imageWork.pendingCount >= IMAGES_AT_ONCE + IMAGES_WAITING) {
+    throw new AppError('RATE_LIMITED', m.imageProcessingBusy(), { headers: { 'retry-after': '5' } });
+  }
+  return imageWork(() => processImage(input, declared));
+}
+
+async function processImage(
+  input: Buffer,
+  declared: DocumentImageType,
+): Promise<{ body: Buffer; contentType: DocumentImageType; extension: 'jpg' | 'png' }> {
   const options = {
     failOn: 'error',
     limitInputPixels: MAX_IMAGE_MEGAPIXELS * 1_000_000,
@@ -48,11 +91,21 @@ export async function prepareDocumentImage(
   if (detected !== expected) {
     throw new AppError('VALIDATION', m.imageTypeMismatch({ detected: detected.name, declared }));
   }
-  if ((metadata.width ?? 0) * (metadata.height ?? 0) > MAX_IMAGE_MEGAPIXELS * 1_000_000) {
+  const pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
+  if (pixels > MAX_IMAGE_MEGAPIXELS * 1_000_000) {
     throw new AppError('VALIDATION', m.imageTooManyPixels({ megapixels: MAX_IMAGE_MEGAPIXELS }));
+  }
+  // What decoding costs grows with the samples' size too (16-bit PNGs), not with the pixels alone.
+  const decoded = pixels * (metadata.channels ?? 4) * (BYTES_PER_SAMPLE[metadata.depth ?? ''] ?? 4);
+  if (decoded > MAX_DECODED_MEGABYTES * 1_000_000) {
+    throw new AppError(
+      'PAYLOAD_TOO_LARGE',
+      m.imageTooHeavy({ megabytes: Math.ceil(decoded / 1_000_000), limit: MAX_DECODED_MEGABYTES }),
+    );
   }
 
   const pipeline = sharp(input, options)
+    .timeout({ seconds: PROCESSING_SECONDS })
     .autoOrient()
     .resize({ width: MAX_IMAGE_SIDE, height: MAX_IMAGE_SIDE, fit: 'inside', withoutEnlargement: true });
   let body: Buffer;

@@ -247,7 +247,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
         response: {
           200: driverDocumentResponseSchema,
           ...errors,
-          ...errorResponses(413, 415),
+          ...errorResponses(413, 415, 429),
         },
       },
       // Before the body is read: a clear answer without receiving megabytes first.
