@@ -42,6 +42,17 @@ export async function firebaseScryptHash(
   return Buffer.concat([cipher.update(Buffer.from(params.signerKey, 'base64')), cipher.final()]);
 }
 
+/**
+ * Derives a key as verifying an imported password would, with that cost, and throws it away: what a
+ * sign-in does for accounts without an imported hash, so that imported staff take no longer to
+ * refuse than anyone else.
+ */
+export async function spendFirebaseHashTime(password: string, cost: { rounds: number; memCost: number }) {
+  const params = { signerKey: '', saltSeparator: 'Bw==', rounds: cost.rounds, memCost: cost.memCost };
+  await deriveKey(password, DUMMY_SALT, params).catch(() => undefined);
+}
+const DUMMY_SALT = randomBytes(16);
+
 /** Whether a password matches a hash exported by Firebase Authentication (base64 hash and salt). */
 export async function verifyFirebasePassword(
   password: string,

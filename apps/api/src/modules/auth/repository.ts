@@ -205,6 +205,18 @@ export async function replaceFirebasePassword(
 }
 
 /** A project's stored hash parameters, sealed secrets included. */
+/** The costliest scrypt cost of the imported projects (rounds, mem_cost), or null when none was imported. */
+export async function findCostliestFirebaseHashCost(
+  db: Db,
+): Promise<{ rounds: number; memCost: number } | null> {
+  const [row] = await db
+    .select({ rounds: firebaseHashParams.rounds, memCost: firebaseHashParams.memCost })
+    .from(firebaseHashParams)
+    .orderBy(sql`${firebaseHashParams.memCost} desc, ${firebaseHashParams.rounds} desc`)
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findFirebaseHashParams(db: Db, id: string) {
   const [row] = await db.select().from(firebaseHashParams).where(eq(firebaseHashParams.id, id)).limit(1);
   return row ?? null;

@@ -17,7 +17,6 @@ import {
 import type { Db } from '../../db/client';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser, type SessionUser } from '../../plugins/authentication';
-import { verifyAgainstDummy } from './password';
 import { checkSignInPassword } from './sign-in-password';
 import { updateProfile } from './profile';
 import { passwordRoutes, type MailSettings } from './password-routes';
@@ -87,9 +86,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       let passwordOk = false;
       try {
         account = await findAccountByEmail(db, email);
-        passwordOk = account
-          ? await checkSignInPassword(db, account, password, options.jwtSecret)
-          : (await verifyAgainstDummy(password), false);
+        passwordOk = await checkSignInPassword(db, account, password, options.jwtSecret);
       } finally {
         // Only a wrong password counts; a right one makes this address known for the account.
         await admission.finish(account && passwordOk ? 'right' : 'wrong', account?.id);
