@@ -12,6 +12,7 @@ import { request, type Agent } from 'node:http';
 import { buildApp, type AppOptions } from '../src/app';
 import { openDatabase, vacuumWhereNeeded, type Db } from '../src/db/client';
 import { createInProcessLocationBus } from '../src/infra/location-bus';
+import { hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
 import { rowsOf } from '../src/db/rows';
 
 export { rowsOf };
@@ -183,4 +184,24 @@ export function sendPosition(
   );
   req.on('error', failed);
   req.end(body);
+}
+
+/** Gives each benchmark phone a device token, stored as the console stores one (hashed), 2,000 a statement. */
+export async function insertDeviceTokens(
+  db: Db,
+  phones: readonly { driverId: string; token: string }[],
+  label: string,
+): Promise<void> {
+  for (let i = 0; i < phones.length; i += 2_000) {
+    const rows = phones.slice(i, i + 2_000).map((phone) => ({
+      id: randomUUID(),
+      driver_id: phone.driverId,
+      token_hash: hashDeviceToken(phone.token),
+      label,
+    }));
+    await db.execute(sql`
+      insert into driver_device_tokens (id, driver_id, token_hash, label)
+      select id, driver_id, token_hash, label
+      from json_populate_recordset(null::driver_device_tokens, ${JSON.stringify(rows)}::json)`);
+  }
 }

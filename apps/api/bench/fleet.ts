@@ -15,15 +15,21 @@
  * Builds nothing: run it after `npm run build --workspace @bmet/web` (npm run bench:fleet does).
  * Writes bench/results/fleet.json. It fails on nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import type { CDPSession, Page } from 'puppeteer-core';
 import { drive, gpsReading, startVehicle, type Vehicle } from '../src/cli/simulate-route';
-import { generateDeviceToken, hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
-import { headersOf, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
+import { generateDeviceToken } from '../src/modules/driver-locations/device-tokens';
+import {
+  headersOf,
+  insertDeviceTokens,
+  openBenchDatabase,
+  prepare,
+  rowsOf,
+  sendPosition,
+} from './bench-data';
 import { startServer } from './bench-server';
 import { launchChromium } from './browser';
 import { writeResults } from './results';
@@ -59,18 +65,7 @@ async function setUp(url: string | undefined) {
     token: generateDeviceToken(),
     vehicle: startVehicle({ lat: Number(row.lat), long: Number(row.long) }),
   }));
-  for (let i = 0; i < phones.length; i += 2_000) {
-    const rows = phones.slice(i, i + 2_000).map((phone) => ({
-      id: randomUUID(),
-      driver_id: phone.driverId,
-      token_hash: hashDeviceToken(phone.token),
-      label: LABEL,
-    }));
-    await db.execute(sql`
-      insert into driver_device_tokens (id, driver_id, token_hash, label)
-      select id, driver_id, token_hash, label
-      from json_populate_recordset(null::driver_device_tokens, ${JSON.stringify(rows)}::json)`);
-  }
+  await insertDeviceTokens(db, phones, LABEL);
   const { authorization } = await headersOf(db, people.admin, 3);
   await database.close();
   return { phones, idToken: authorization.slice('Bearer '.length), kind: database.kind };

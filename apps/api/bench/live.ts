@@ -19,11 +19,17 @@
  *
  * Writes bench/results/live-<database>[-redis].json and latest.json. It fails on nothing.
  */
-import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { generateDeviceToken, hashDeviceToken } from '../src/modules/driver-locations/device-tokens';
-import { headersOf, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
+import { generateDeviceToken } from '../src/modules/driver-locations/device-tokens';
+import {
+  headersOf,
+  insertDeviceTokens,
+  openBenchDatabase,
+  prepare,
+  rowsOf,
+  sendPosition,
+} from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
 
@@ -55,18 +61,7 @@ async function setUp(url: string | undefined) {
     await db.execute(sql`select id from drivers where deleted_at is null order by id limit ${DRIVERS}`),
   ).map((row) => String(row.id));
   const phones = ids.map((driverId) => ({ driverId, token: generateDeviceToken() }));
-  for (let i = 0; i < phones.length; i += 2_000) {
-    const rows = phones.slice(i, i + 2_000).map((phone) => ({
-      id: randomUUID(),
-      driver_id: phone.driverId,
-      token_hash: hashDeviceToken(phone.token),
-      label: LABEL,
-    }));
-    await db.execute(sql`
-      insert into driver_device_tokens (id, driver_id, token_hash, label)
-      select id, driver_id, token_hash, label
-      from json_populate_recordset(null::driver_device_tokens, ${JSON.stringify(rows)}::json)`);
-  }
+  await insertDeviceTokens(db, phones, LABEL);
   const sessions: string[] = [];
   for (let i = 0; i < Math.ceil(DASHBOARDS / STREAMS_PER_SESSION); i++) {
     sessions.push((await headersOf(db, people.admin, 2)).authorization);
