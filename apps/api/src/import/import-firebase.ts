@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { open, readdir, readFile } from 'node:fs/promises';
+import { lstat, open, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { DOCUMENT_KEYS } from '@bmet/shared/constants';
@@ -460,8 +460,9 @@ class Importer {
       const uid = String(rows.driver.firebase_key);
       const driverId = ids.get(uid);
       if (!driverId) continue;
-      const folder = join(this.options.storage!, 'images', uid);
-      const files = new Set(await readdir(folder).catch(() => [] as string[]));
+      const folder = await this.imageFolderOf(uid);
+      if (folder === null) continue;
+      const files = new Set(folder ? await readdir(folder).catch(() => [] as string[]) : []);
       for (const key of DOCUMENT_KEYS) {
         const file = files.has(`${key}.jpg`) ? `${key}.jpg` : files.has(`${key}.jpeg`) ? `${key}.jpeg` : null;
         if (!file) {
@@ -476,9 +477,40 @@ class Importer {
           }
           continue;
         }
-        await this.writeDocument(db, driverId, `${uid}/${key}`, key, join(folder, file));
+        const path = join(folder!, file);
+        // A link could lead anywhere, another driver's image included: only plain files are read.
+        if (!(await lstat(path).catch(() => null))?.isFile()) {
+          skip(this.report, 'documents', `${uid}/${key}`, `${file} is not a plain file (a link?): not read`);
+          continue;
+        }
+        await this.writeDocument(db, driverId, `${uid}/${key}`, key, path);
       }
     }
+  }
+
+  /**
+   * The folder of a driver's images under `storage/images`: '' when there is none, null (reported)
+   * when the driver's key cannot name a folder there (`../` segments and the like) or the folder is a
+   * link. Nothing outside the storage folder is ever read.
+   */
+  private async imageFolderOf(uid: string): Promise<string | null> {
+    const images = join(this.options.storage!, 'images');
+    if (!isFolderName(uid)) {
+      skip(
+        this.report,
+        'documents',
+        uid,
+        'the driver key cannot name a folder of images: its images are not read',
+      );
+      return null;
+    }
+    const stat = await lstat(join(images, uid)).catch(() => null);
+    if (!stat) return '';
+    if (!stat.isDirectory()) {
+      skip(this.report, 'documents', uid, `images/${uid} is not a plain folder (a link?): not read`);
+      return null;
+    }
+    return join(images, uid);
   }
 
   private async writeDocument(db: Db, driverId: string, reportKey: string, key: string, path: string) {
@@ -534,4 +566,14 @@ function kindOfSection(section: string): ImportKind {
     state: 'rates',
   };
   return kinds[section] ?? 'trips';
+}
+
+/**
+ * Whether a Firebase key can name one folder below another: none of the characters Firebase keeps
+ * out of keys (. $ # [ ] /, control characters), so no `..`, no separator, nothing outside.
+ */
+function isFolderName(key: string): boolean {
+  return (
+    key.length > 0 && /^[^./\\#$[\]]+$/.test(key) && ![...key].some((char) => char < ' ' || char === '\u007f')
+  );
 }

@@ -5,6 +5,7 @@ import { parser } from 'stream-json/parser.js';
 import { pick } from 'stream-json/filters/pick.js';
 import { streamArray } from 'stream-json/streamers/stream-array.js';
 import { STATES, type Role } from '@bmet/shared/constants';
+import { emailSchema } from '@bmet/shared/schemas/common';
 import type { Db } from '../db/client';
 import { accounts, firebaseHashParams } from '../db/schema';
 import {
@@ -204,8 +205,15 @@ export class StaffImport {
     return { hash: user.passwordHash, salt: user.salt, paramsId: this.hashParamsId };
   }
 
-  private async writeAccount(kind: ImportKind, uid: string, fields: AccountFields): Promise<void> {
+  private async writeAccount(kind: ImportKind, uid: string, given: AccountFields): Promise<void> {
     const { db, report } = this;
+    // An account is a way into the console: its email must be one (not "not an email", nor a real
+    // address with an invisible character after it, which would show in the admin reset list).
+    const email = given.email.normalize('NFC').trim();
+    if (!emailSchema.safeParse(email).success) {
+      return skip(report, kind, uid, `the email "${visible(given.email)}" is not a valid address`);
+    }
+    const fields = { ...given, email };
     const [existing] = await db.select().from(accounts).where(eq(accounts.firebaseKey, uid)).limit(1);
     const [sameEmail] = await db
       .select({ id: accounts.id, firebaseKey: accounts.firebaseKey })
@@ -258,4 +266,9 @@ export class StaffImport {
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   return (a ?? null) === (b ?? null);
+}
+
+/** A text with every character outside printable ASCII written as \uXXXX, for a report. */
+function visible(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type Database } from '../db/client';
+import { accounts, driverDocuments, drivers } from '../db/schema';
+import { createLocalObjectStore } from '../infra/object-store';
+import { findAdminEmails } from '../modules/auth/repository';
+import { TEST_JWT_SECRET } from '../../test/test-app';
+import { importFirebase } from './import-firebase';
+import type { ImportReport } from './report';
+
+/**
+ * An export is input from outside: a driver's key names a folder under the storage copy, and an
+ * account's email becomes a way into the console. Nothing outside the storage folder is read, no
+ * link inside it is followed, and no account is made of an email that is not one.
+ */
+
+const root = join(tmpdir(), `bmet-hostile-export-${randomUUID()}`);
+const storage = join(root, 'storage');
+let database: Database;
+let report: ImportReport;
+
+const DRIVER = { name: 'Test Driver', phoneNumber: '+919800000001', country: 'India' };
+
+beforeAll(async () => {
+  const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366aa' } })
+    .jpeg()
+    .toBuffer();
+  // A folder beside the storage copy that a key of `../` segments would reach.
+  mkdirSync(join(root, 'outside'), { recursive: true });
+  writeFileSync(join(root, 'outside', 'aadharCard.jpg'), photo);
+  mkdirSync(join(storage, 'images', 'drvOwn'), { recursive: true });
+  writeFileSync(join(storage, 'images', 'drvOwn', 'aadharCard.jpg'), photo);
+  // Another driver's folder holding a link to the first driver's image, and a folder that is a link.
+  mkdirSync(join(storage, 'images', 'drvLinked'), { recursive: true });
+  symlinkSync(
+    join(storage, 'images', 'drvOwn', 'aadharCard.jpg'),
+    join(storage, 'images', 'drvLinked', 'panCard.jpg'),
+  );
+  symlinkSync(join(storage, 'images', 'drvOwn'), join(storage, 'images', 'drvFolderLink'));
+
+  const exportFile = join(root, 'database.json');
+  writeFileSync(
+    exportFile,
+    JSON.stringify({
+      driver: {
+        drvOwn: { ...DRIVER, documents: ['aadharCard'] },
+        '../../outside': { ...DRIVER, phoneNumber: '+919800000002' },
+        drvLinked: { ...DRIVER, phoneNumber: '+919800000003' },
+        drvFolderLink: { ...DRIVER, phoneNumber: '+919800000004' },
+      },
+    }),
+  );
+  const usersFile = join(root, 'users.json');
+  const admin = (localId: string, email: string) => ({
+    localId,
+    email,
+    customAttributes: JSON.stringify({ admin: true }),
+  });
+  writeFileSync(
+    usersFile,
+    JSON.stringify({
+      users: [
+        admin('goodAdmin', ' Good.Admin@Firebase.test '),
+        admin('notAnEmail', 'not an email'),
+        admin('lookAlike', 'good.admin@firebase.test\u200b'),
+      ],
+    }),
+  );
+
+  database = await openDatabase({ dataDir: 'memory://' });
+  report = await importFirebase(database.db, {
+    database: exportFile,
+    auth: usersFile,
+    storage,
+    dryRun: false,
+    jwtSecret: TEST_JWT_SECRET,
+    objectStore: createLocalObjectStore(join(root, 'objects')),
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await database?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+async function imagesOf(key: string): Promise<string[]> {
+  const [driver] = await database.db.select().from(drivers).where(eq(drivers.firebaseKey, key));
+  if (!driver) return [];
+  const rows = await database.db
+    .select()
+    .from(driverDocuments)
+    .where(eq(driverDocuments.driverId, driver.id));
+  return rows.filter((row) => row.objectKey).map((row) => row.key);
+}
+
+const skipped = (key: string) =>
+  report.notes.filter((entry) => entry.action === 'skipped' && entry.key.startsWith(key));
+
+describe('an import from a hostile export', () => {
+  it("reads a driver's own images", async () => {
+    expect(await imagesOf('drvOwn')).toEqual(['aadharCard']);
+  });
+
+  it('reads nothing outside the storage folder for a key made of ../ segments', async () => {
+    expect(await imagesOf('../../outside')).toEqual([]);
+    expect(skipped('../../outside')).toEqual([
+      expect.objectContaining({ kind: 'documents', reason: expect.stringMatching(/cannot name a folder/) }),
+    ]);
+  });
+
+  it('follows no link to another driver\u2019s image, file or folder', async () => {
+    expect(await imagesOf('drvLinked')).toEqual([]);
+    expect(skipped('drvLinked/panCard')).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/not a plain file/) }),
+    ]);
+    expect(await imagesOf('drvFolderLink')).toEqual([]);
+    expect(skipped('drvFolderLink')).toEqual([
+      expect.objectContaining({ reason: expect.stringMatching(/not a plain folder/) }),
+    ]);
+  });
+
+  it('makes no account of an invalid or look-alike email, and says so', async () => {
+    const emails = (await database.db.select({ email: accounts.email }).from(accounts)).map(
+      (row) => row.email,
+    );
+    expect(emails).toEqual(['Good.Admin@Firebase.test']);
+    expect(await findAdminEmails(database.db)).toEqual(['Good.Admin@Firebase.test']);
+    expect(skipped('notAnEmail')).toEqual([
+      expect.objectContaining({ reason: 'the email "not an email" is not a valid address' }),
+    ]);
+    expect(skipped('lookAlike')).toEqual([
+      expect.objectContaining({
+        reason: 'the email "good.admin@firebase.test\\u200b" is not a valid address',
+      }),
+    ]);
+  });
+});
