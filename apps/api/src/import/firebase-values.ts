@@ -52,7 +52,7 @@ const DART_DATE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\
  */
 export function timeOf(value: unknown): Date | null {
   if (typeof value === 'number' && Number.isFinite(value) && value > 0) {
-    return new Date(value < 1e11 ? value * 1000 : value);
+    return checked(new Date(value < 1e11 ? value * 1000 : value));
   }
   if (typeof value !== 'string') return null;
   const text = value.trim();
@@ -66,14 +66,20 @@ export function timeOf(value: unknown): Date | null {
     const asWritten = new Date(utc);
     if (asWritten.getUTCMonth() !== Number(mo) - 1 || asWritten.getUTCDate() !== Number(d)) return null;
     if (Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return null;
-    return new Date(utc - IST_OFFSET_MS);
+    return checked(new Date(utc - IST_OFFSET_MS));
   }
   if (/[zZ]|[+-]\d{2}:?\d{2}$/.test(text)) return checked(new Date(text));
   return null;
 }
 
+// A time outside these is a damaged value, not a trip's or an account's: years past 9999 (or a
+// number past JavaScript's dates) would fail in PostgreSQL and stop the import.
+const EARLIEST = Date.UTC(1970, 0, 1);
+const LATEST = Date.UTC(2200, 0, 1);
+
 function checked(date: Date): Date | null {
-  return Number.isNaN(date.getTime()) ? null : date;
+  const time = date.getTime();
+  return Number.isNaN(time) || time < EARLIEST || time >= LATEST ? null : date;
 }
 
 const PUSH_CHARS = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
@@ -101,4 +107,21 @@ export function phoneOf(value: unknown): string | null {
   if (/^91\d{10}$/.test(digits)) return `+${digits}`;
   if (/^\+\d{8,15}$/.test(digits)) return digits;
   return text;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** A text PostgreSQL can store: NUL left out, a lone surrogate (half a character) made U+FFFD. */
+export function storableText(text: string): string {
+  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/** A value with every text in it, keys included, made storable (see storableText). */
+export function withStorableText(value: unknown): unknown {
+  if (typeof value === 'string') return storableText(value);
+  if (Array.isArray(value)) return value.map(withStorableText);
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [storableText(key), withStorableText(child)]),
+  );
 }

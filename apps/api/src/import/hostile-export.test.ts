@@ -6,7 +6,7 @@ import sharp from 'sharp';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/client';
-import { accounts, driverDocuments, drivers } from '../db/schema';
+import { accounts, driverDocuments, drivers, trips } from '../db/schema';
 import { createLocalObjectStore } from '../infra/object-store';
 import { findAdminEmails } from '../modules/auth/repository';
 import { TEST_JWT_SECRET } from '../../test/test-app';
@@ -25,6 +25,15 @@ let database: Database;
 let report: ImportReport;
 
 const DRIVER = { name: 'Test Driver', phoneNumber: '+919800000001', country: 'India' };
+const TRIP = {
+  title: 'Asha Rao',
+  phoneNumber: '9123456789',
+  car: 'sedan',
+  date: '2023-03-14 18:22:05.123456',
+  price: 'Rs 250',
+  'pick-up': { location: 'MG Road', lat: 12.97, long: 77.59 },
+  destination: { location: 'Airport', lat: 13.2, long: 77.7 },
+};
 
 beforeAll(async () => {
   const photo = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#3366aa' } })
@@ -52,6 +61,13 @@ beforeAll(async () => {
         '../../outside': { ...DRIVER, phoneNumber: '+919800000002' },
         drvLinked: { ...DRIVER, phoneNumber: '+919800000003' },
         drvFolderLink: { ...DRIVER, phoneNumber: '+919800000004' },
+        drvNul: { ...DRIVER, name: 'Ravi\u0000 Kumar', phoneNumber: '+919800000005' },
+      },
+      trips: {
+        '-NQx0000000000000001': { ...TRIP, title: 'Asha \ud800Rao' },
+        '-NQx0000000000000002': { ...TRIP, date: '9999-12-31 23:59:59' },
+        '-NQx0000000000000003': { ...TRIP, date: 9e15 },
+        '\udc00-NQx000000000004': TRIP,
       },
     }),
   );
@@ -68,6 +84,7 @@ beforeAll(async () => {
         admin('goodAdmin', ' Good.Admin@Firebase.test '),
         admin('notAnEmail', 'not an email'),
         admin('lookAlike', 'good.admin@firebase.test\u200b'),
+        { ...admin('nulName', 'nul.name@firebase.test'), displayName: 'Nul\u0000 Name' },
       ],
     }),
   );
@@ -128,8 +145,11 @@ describe('an import from a hostile export', () => {
     const emails = (await database.db.select({ email: accounts.email }).from(accounts)).map(
       (row) => row.email,
     );
-    expect(emails).toEqual(['Good.Admin@Firebase.test']);
-    expect(await findAdminEmails(database.db)).toEqual(['Good.Admin@Firebase.test']);
+    expect(emails.sort()).toEqual(['Good.Admin@Firebase.test', 'nul.name@firebase.test']);
+    expect(await findAdminEmails(database.db)).toEqual([
+      'Good.Admin@Firebase.test',
+      'nul.name@firebase.test',
+    ]);
     expect(skipped('notAnEmail')).toEqual([
       expect.objectContaining({ reason: 'the email "not an email" is not a valid address' }),
     ]);
@@ -138,5 +158,33 @@ describe('an import from a hostile export', () => {
         reason: 'the email "good.admin@firebase.test\\u200b" is not a valid address',
       }),
     ]);
+  });
+
+  it('stores text PostgreSQL cannot hold without it, and reports it', async () => {
+    const [driver] = await database.db.select().from(drivers).where(eq(drivers.firebaseKey, 'drvNul'));
+    expect(driver?.name).toBe('Ravi Kumar');
+    const [trip] = await database.db
+      .select()
+      .from(trips)
+      .where(eq(trips.firebaseKey, '-NQx0000000000000001'));
+    expect(trip?.title).toBe('Asha \uFFFDRao');
+    const [staff] = await database.db
+      .select()
+      .from(accounts)
+      .where(eq(accounts.email, 'nul.name@firebase.test'));
+    expect(staff?.displayName).toBe('Nul Name');
+    const repaired = report.notes.filter((entry) => entry.action === 'repaired').map((entry) => entry.key);
+    expect(repaired).toEqual(expect.arrayContaining(['drvNul', '-NQx0000000000000001']));
+  });
+
+  it('skips a record whose key text cannot hold, and reads far-future dates as none', async () => {
+    expect(skipped('\uFFFD-NQx000000000004')).toEqual([
+      expect.objectContaining({ kind: 'trips', reason: expect.stringMatching(/surrogate|broken/i) }),
+    ]);
+    for (const key of ['-NQx0000000000000002', '-NQx0000000000000003']) {
+      const [trip] = await database.db.select().from(trips).where(eq(trips.firebaseKey, key));
+      expect(trip, key).toBeDefined();
+      expect(trip!.createdAt.getUTCFullYear(), key).toBeLessThan(2200);
+    }
   });
 });

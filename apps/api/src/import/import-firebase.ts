@@ -21,7 +21,9 @@ import {
 import { documentObjectKey, type ObjectStore } from '../infra/object-store';
 import type { FirebaseHashParams } from '../modules/auth/firebase-password';
 import { prepareDocumentImage } from '../modules/drivers/document-image';
+import { findTextProblem, textProblem } from '../lib/text';
 import { readDatabaseExport, type ExportReading } from './database-export';
+import { storableText, withStorableText } from './firebase-values';
 import {
   CUSTOMER_RATING_SPEC,
   CUSTOMER_SPEC,
@@ -185,6 +187,30 @@ class Importer {
       }
       if ('damaged' in record) {
         skip(this.report, kindOfSection(record.section), record.key, `not readable JSON (${record.damaged})`);
+        continue;
+      }
+      // Text PostgreSQL cannot hold (NUL, half a character) would fail the whole batch: a key
+      // holding it cannot be kept as the record's key, a value holding it is stored without it.
+      const kind = kindOfSection(record.section);
+      if (textProblem(record.key)) {
+        skip(
+          this.report,
+          kind,
+          storableText(record.key),
+          `its key ${textProblem(record.key)!.toLowerCase()}`,
+        );
+        continue;
+      }
+      const found = findTextProblem(record.value);
+      if (found) {
+        note(
+          this.report,
+          kind,
+          record.key,
+          'repaired',
+          `${found.field}: ${found.problem} Stored without it.`,
+        );
+        this.batch.records.push({ ...record, value: withStorableText(record.value) });
         continue;
       }
       this.batch.records.push(record);

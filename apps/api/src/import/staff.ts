@@ -13,7 +13,7 @@ import {
   sealHashSecrets,
   type FirebaseHashParams,
 } from '../modules/auth/firebase-password';
-import { isRecord, textOf, timeOf } from './firebase-values';
+import { isRecord, textOf, timeOf, withStorableText } from './firebase-values';
 import { describe } from './records';
 import { note, skip, type ImportKind, type ImportReport } from './report';
 
@@ -60,7 +60,9 @@ export async function readAuthExport(path: string): Promise<Map<string, AuthUser
     pick.asStream({ filter: 'users' }),
     streamArray.asStream(),
     async function (items: AsyncIterable<{ value: unknown }>) {
-      for await (const { value } of items) {
+      for await (const { value: read } of items) {
+        // Text PostgreSQL cannot hold (NUL, half a character) is left out, as in the database export.
+        const value = withStorableText(read);
         if (!isRecord(value)) continue;
         const uid = textOf(value.localId);
         const email = textOf(value.email);
