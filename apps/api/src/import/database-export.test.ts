@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExportSplitter } from './database-export';
+import { ExportSplitter, ExportStructureError } from './database-export';
 
 /** Splits `text` fed in chunks of `size` bytes, answering each record as section/key = value. */
 function split(text: string, size: number, wanted = (_section: string) => true): string[] {
@@ -57,5 +57,43 @@ describe('the export splitter', () => {
       return `${name}=${JSON.stringify(JSON.parse(value.join('=')))}`;
     });
     expect(records).toEqual(split(EXPORT, 1000));
+  });
+});
+
+describe('the export as a whole', () => {
+  const check = (text: string, size = 7) => {
+    const splitter = new ExportSplitter(
+      () => false,
+      () => {},
+    );
+    const bytes = Buffer.from(text, 'utf8');
+    try {
+      for (let start = 0; start < bytes.length; start += size)
+        splitter.push(bytes.subarray(start, start + size));
+      splitter.finish();
+      return 'whole';
+    } catch (error) {
+      if (!(error instanceof ExportStructureError)) throw error;
+      return `byte ${error.byte}`;
+    }
+  };
+
+  it('is whole with spaces or a byte order mark around it', () => {
+    expect(check(EXPORT)).toBe('whole');
+    expect(check(`\n  ${EXPORT}\n\n`)).toBe('whole');
+    expect(check(`\uFEFF${EXPORT}`, 1)).toBe('whole');
+  });
+
+  it('names the byte where a file cut short, with garbage after it or two copies, breaks', () => {
+    const bytes = Buffer.byteLength(EXPORT);
+    const cut = EXPORT.slice(0, EXPORT.indexOf('trips') + 20);
+    expect(check(cut)).toBe(`byte ${Buffer.byteLength(cut)}`);
+    expect(check(EXPORT.slice(0, EXPORT.length / 2))).toBe(
+      `byte ${Buffer.byteLength(EXPORT.slice(0, EXPORT.length / 2))}`,
+    );
+    expect(check(`${EXPORT}\n}garbage`)).toBe(`byte ${bytes + 1}`);
+    expect(check(`${EXPORT}${EXPORT}`)).toBe(`byte ${bytes}`);
+    expect(check(`${EXPORT} "text"`)).toBe(`byte ${bytes + 1}`);
+    expect(check('')).toBe('byte 0');
   });
 });

@@ -20,6 +20,7 @@ const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
+const BOM = [0xef, 0xbb, 0xbf];
 
 /** How many backslashes stand right before `end`, not looking before `start`. */
 function backslashesBefore(chunk: Buffer, end: number, start: number): number {
@@ -30,6 +31,16 @@ function backslashesBefore(chunk: Buffer, end: number, start: number): number {
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
+
+/** A file that is not one whole JSON object, with the byte at which it stops being one. */
+export class ExportStructureError extends Error {
+  constructor(
+    readonly byte: number,
+    problem: string,
+  ) {
+    super(`at byte ${byte}: ${problem}`);
+  }
 }
 
 /**
@@ -57,6 +68,11 @@ export class ExportSplitter {
   private valuePieces: Buffer[] | null = null;
   private valueFrom = 0;
   private bare = false;
+  /** Bytes of the file before the chunk being read, for the offset an error names. */
+  private offset = 0;
+  /** Whether the export's object was opened, and closed (nothing but spaces may follow). */
+  private opened = false;
+  private closed = false;
 
   constructor(
     private readonly wanted: (section: string) => boolean,
@@ -72,6 +88,7 @@ export class ExportSplitter {
     for (; i < length; i++) {
       const c = chunk[i]!;
       if (c === QUOTE) {
+        if (this.depth === 0) this.refuseOutside(i);
         if (this.depth === 2 && this.expectValue) this.startValue(i, c);
         if (this.expectKey && this.depth <= 2 && !this.valuePieces) {
           this.expectKey = false;
@@ -93,11 +110,46 @@ export class ExportSplitter {
         continue;
       }
       if (isSpace(c)) continue;
+      if (this.depth === 0) {
+        // A byte order mark may open the file.
+        if (!this.opened && this.offset + i < 3 && c === BOM[this.offset + i]) continue;
+        if (c !== OPEN_OBJECT || this.opened) this.refuseOutside(i);
+        this.opened = true;
+      }
       if (this.depth === 2 && this.expectValue) this.startValue(i, c);
       this.structural(chunk, i, c);
+      if (this.depth === 0) this.closed = true;
     }
     if (this.keyPieces) this.keyPieces.push(chunk.subarray(this.keyFrom));
     if (this.valuePieces) this.valuePieces.push(chunk.subarray(this.valueFrom));
+    this.offset += length;
+  }
+
+  /**
+   * Says whether the file held one whole JSON object: a file cut short (in a record, a string or
+   * between two) ends inside it, and one with something after it (garbage, a second copy) was
+   * refused as it was read. Throws an ExportStructureError naming the byte where it breaks.
+   */
+  finish(): void {
+    if (!this.opened) throw new ExportStructureError(this.offset, 'the file holds no JSON object');
+    if (!this.closed || this.depth !== 0) {
+      const where = this.section
+        ? ` (in ${this.section}${this.depth > 1 && this.key ? `/${this.key}` : ''})`
+        : '';
+      throw new ExportStructureError(
+        this.offset,
+        `the file ends before its JSON object does${where}: cut short?`,
+      );
+    }
+  }
+
+  private refuseOutside(i: number): never {
+    throw new ExportStructureError(
+      this.offset + i,
+      this.closed
+        ? 'more follows the end of the JSON object (two copies, or something else, joined?)'
+        : 'the file does not start with a JSON object',
+    );
   }
 
   /**
@@ -211,10 +263,30 @@ export function readDatabaseExport(path: string, wanted: (section: string) => bo
         for (const record of ready) yield record;
         ready.length = 0;
       }
+      splitter.finish();
     } finally {
       file.destroy();
     }
   }
 
   return { records: records(), size, bytesRead: () => file.bytesRead };
+}
+
+/**
+ * Reads the whole export once without parsing its records, and throws an ExportStructureError when
+ * it is not one whole JSON object (cut short, with garbage or a second copy after it): such a file
+ * is refused before anything is written.
+ */
+export async function checkDatabaseExport(path: string): Promise<void> {
+  const splitter = new ExportSplitter(
+    () => false,
+    () => {},
+  );
+  const file = createReadStream(path, { highWaterMark: 1024 * 1024 });
+  try {
+    for await (const chunk of file as AsyncIterable<Buffer>) splitter.push(chunk);
+  } finally {
+    file.destroy();
+  }
+  splitter.finish();
 }

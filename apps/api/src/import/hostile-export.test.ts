@@ -187,4 +187,31 @@ describe('an import from a hostile export', () => {
       expect(trip!.createdAt.getUTCFullYear(), key).toBeLessThan(2200);
     }
   });
+
+  it('refuses a file cut short, or with more after it, before writing anything, naming the byte', async () => {
+    const whole = JSON.stringify({
+      driver: { drvLate: { ...DRIVER, phoneNumber: '+919800000009' } },
+      trips: { '-NQx0000000000000009': TRIP },
+    });
+    const count = async () => (await database.db.select().from(drivers)).length;
+    const before = await count();
+    const cut = whole.slice(0, whole.indexOf('trips') + 12);
+    for (const [text, byte] of [
+      [cut, Buffer.byteLength(cut)],
+      [`${whole}${whole}`, Buffer.byteLength(whole)],
+      [`${whole}\ntrailing`, Buffer.byteLength(whole) + 1],
+    ] as const) {
+      const file = join(root, `damaged-${randomUUID()}.json`);
+      writeFileSync(file, text);
+      await expect(
+        importFirebase(database.db, {
+          database: file,
+          dryRun: false,
+          jwtSecret: TEST_JWT_SECRET,
+          objectStore: createLocalObjectStore(join(root, 'objects')),
+        }),
+      ).rejects.toThrow(new RegExp(`at byte ${byte}: .*Nothing was imported`));
+    }
+    expect(await count()).toBe(before);
+  });
 });

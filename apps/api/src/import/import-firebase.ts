@@ -22,7 +22,12 @@ import { documentObjectKey, type ObjectStore } from '../infra/object-store';
 import type { FirebaseHashParams } from '../modules/auth/firebase-password';
 import { prepareDocumentImage } from '../modules/drivers/document-image';
 import { findTextProblem, textProblem } from '../lib/text';
-import { readDatabaseExport, type ExportReading } from './database-export';
+import {
+  checkDatabaseExport,
+  ExportStructureError,
+  readDatabaseExport,
+  type ExportReading,
+} from './database-export';
 import { storableText, withStorableText } from './firebase-values';
 import {
   CUSTOMER_RATING_SPEC,
@@ -116,6 +121,15 @@ export async function importFirebase(db: Db, options: ImportOptions): Promise<Im
   const started = performance.now();
   if (!(await startsAsObject(options.database))) {
     throw new ImportError(`${options.database} is not a Realtime Database export (a JSON object).`);
+  }
+  // A file cut short, or with more after its end, would import what it holds and say nothing.
+  try {
+    await checkDatabaseExport(options.database);
+  } catch (error) {
+    if (!(error instanceof ExportStructureError)) throw error;
+    throw new ImportError(
+      `${options.database} is not a whole export, ${error.message}. Nothing was imported.`,
+    );
   }
   const users = options.auth ? await readAuthExport(options.auth) : new Map<string, AuthUser>();
   if (!options.dryRun) {
