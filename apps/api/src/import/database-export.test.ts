@@ -5,7 +5,7 @@ import { ExportSplitter, ExportStructureError } from './database-export';
 function split(text: string, size: number, wanted = (_section: string) => true): string[] {
   const found: string[] = [];
   const splitter = new ExportSplitter(wanted, (section, key, bytes) => {
-    found.push(`${section}/${key}=${bytes.toString('utf8')}`);
+    found.push(`${section}/${key}=${bytes?.toString('utf8') ?? '(too large)'}`);
   });
   const bytes = Buffer.from(text, 'utf8');
   for (let start = 0; start < bytes.length; start += size) splitter.push(bytes.subarray(start, start + size));
@@ -95,5 +95,21 @@ describe('the export as a whole', () => {
     expect(check(`${EXPORT}${EXPORT}`)).toBe(`byte ${bytes}`);
     expect(check(`${EXPORT} "text"`)).toBe(`byte ${bytes + 1}`);
     expect(check('')).toBe('byte 0');
+  });
+});
+
+describe('a record too large to read', () => {
+  it('is given as too large, its bytes not kept, and the records after it still come', () => {
+    const found: string[] = [];
+    const splitter = new ExportSplitter(
+      () => true,
+      (section, key, bytes) => found.push(`${section}/${key}=${bytes?.toString('utf8') ?? '(too large)'}`),
+      100,
+    );
+    const text = JSON.stringify({ driver: { big: { history: 'x'.repeat(500) }, small: { name: 'Ravi' } } });
+    const bytes = Buffer.from(text);
+    for (let start = 0; start < bytes.length; start += 64) splitter.push(bytes.subarray(start, start + 64));
+    splitter.finish();
+    expect(found).toEqual(['driver/big=(too large)', 'driver/small={"name":"Ravi"}']);
   });
 });

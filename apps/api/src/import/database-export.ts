@@ -21,6 +21,11 @@ const CLOSE_ARRAY = 0x5d;
 const COLON = 0x3a;
 const COMMA = 0x2c;
 const BOM = [0xef, 0xbb, 0xbf];
+/**
+ * The largest record read: a driver with years of history is a few megabytes. A record of 200 MB
+ * (a damaged or hostile export) took the import past its heap and ended it halfway.
+ */
+export const MAX_RECORD_BYTES = 64 * 1024 * 1024;
 
 /** How many backslashes stand right before `end`, not looking before `start`. */
 function backslashesBefore(chunk: Buffer, end: number, start: number): number {
@@ -68,6 +73,8 @@ export class ExportSplitter {
   private valuePieces: Buffer[] | null = null;
   private valueFrom = 0;
   private bare = false;
+  /** The record's size so far; past MAX_RECORD_BYTES its bytes are no longer kept. */
+  private valueBytes = 0;
   /** Bytes of the file before the chunk being read, for the offset an error names. */
   private offset = 0;
   /** Whether the export's object was opened, and closed (nothing but spaces may follow). */
@@ -76,7 +83,9 @@ export class ExportSplitter {
 
   constructor(
     private readonly wanted: (section: string) => boolean,
-    private readonly emit: (section: string, key: string, text: Buffer) => void,
+    /** Each record's text, or null for one larger than MAX_RECORD_BYTES (not kept). */
+    private readonly emit: (section: string, key: string, text: Buffer | null) => void,
+    private readonly maxRecordBytes = MAX_RECORD_BYTES,
   ) {}
 
   push(chunk: Buffer): void {
@@ -121,7 +130,7 @@ export class ExportSplitter {
       if (this.depth === 0) this.closed = true;
     }
     if (this.keyPieces) this.keyPieces.push(chunk.subarray(this.keyFrom));
-    if (this.valuePieces) this.valuePieces.push(chunk.subarray(this.valueFrom));
+    if (this.valuePieces) this.keepValue(chunk.subarray(this.valueFrom));
     this.offset += length;
   }
 
@@ -217,15 +226,24 @@ export class ExportSplitter {
     if (this.isArray[2]) this.key = String(this.index);
     if (!this.wanted(this.section)) return;
     this.valuePieces = [];
+    this.valueBytes = 0;
     this.valueFrom = i;
     this.bare = c !== OPEN_OBJECT && c !== OPEN_ARRAY;
   }
 
+  /** Keeps a piece of the record being read, unless the record is too large to be one. */
+  private keepValue(piece: Buffer): void {
+    this.valueBytes += piece.length;
+    if (this.valueBytes > this.maxRecordBytes) this.valuePieces = [];
+    else this.valuePieces!.push(piece);
+  }
+
   private endValue(chunk: Buffer, end: number): void {
+    this.keepValue(chunk.subarray(this.valueFrom, end));
     const pieces = this.valuePieces!;
-    pieces.push(chunk.subarray(this.valueFrom, end));
     this.valuePieces = null;
     this.bare = false;
+    if (this.valueBytes > this.maxRecordBytes) return this.emit(this.section, this.key, null);
     // The pieces are views of the chunks: copied before the next chunk replaces them.
     this.emit(this.section, this.key, pieces.length === 1 ? Buffer.from(pieces[0]!) : Buffer.concat(pieces));
   }
@@ -251,10 +269,14 @@ export function readDatabaseExport(path: string, wanted: (section: string) => bo
   async function* records(): AsyncGenerator<ExportRecord> {
     const ready: ExportRecord[] = [];
     const splitter = new ExportSplitter(wanted, (section, key, text) => {
+      if (text === null) {
+        ready.push({ section, key, damaged: `larger than ${MAX_RECORD_BYTES / 1024 / 1024} MB, not read` });
+        return;
+      }
       try {
         ready.push({ section, key, value: JSON.parse(text.toString('utf8')) as unknown });
       } catch (error) {
-        ready.push({ section, key, damaged: (error as Error).message });
+        ready.push({ section, key, damaged: `not readable JSON (${(error as Error).message})` });
       }
     });
     try {

@@ -200,7 +200,7 @@ class Importer {
         this.batch = { section: record.section, records: [] };
       }
       if ('damaged' in record) {
-        skip(this.report, kindOfSection(record.section), record.key, `not readable JSON (${record.damaged})`);
+        skip(this.report, kindOfSection(record.section), record.key, record.damaged);
         continue;
       }
       // Text PostgreSQL cannot hold (NUL, half a character) would fail the whole batch: a key
