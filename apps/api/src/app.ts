@@ -3,6 +3,7 @@ import { STATUS_CODES, type ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import compress from '@fastify/compress';
 import helmet from 'helmet';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
@@ -62,6 +63,8 @@ export type AppOptions = {
         | 'metricsToken'
         | 'sessionsPerAccount'
         | 'streamsPerAccount'
+        | 'mail'
+        | 'requireSecondFactor'
       >
     >;
   db: Db;
@@ -301,6 +304,8 @@ export async function buildApp({
   const accessEvents = await listenForAccessEvents(db, (message) => app.log.warn(message));
   app.addHook('onClose', () => accessEvents.close());
 
+  // Only the device cookie of the sign-in throttle (modules/auth/device-cookie.ts) is read.
+  await app.register(cookie);
   await app.register(authenticationPlugin, { db, jwtSecret: config.jwtSecret });
   await app.register(textGuardPlugin);
 

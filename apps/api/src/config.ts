@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths';
+import { ROLES, type Role } from '@bmet/shared/constants';
 
 export { REPO_ROOT } from './paths';
 
@@ -109,6 +110,13 @@ export const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Book-My-ETaxi <no-reply@bookmyetaxi.in>'),
   APP_URL: z.url({ message: 'must be a URL such as https://console.bookmyetaxi.in' }).optional(),
+  REQUIRE_SECOND_FACTOR: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((role) => role.trim()).filter(Boolean))
+    .pipe(
+      z.array(z.enum(ROLES, { message: `must list roles among ${ROLES.join(', ')}, comma-separated` })),
+    ),
 });
 
 export type Config = {
@@ -153,6 +161,8 @@ export type Config = {
       };
   /** Outgoing mail (password reset links): SMTP when configured, else printed to the log. */
   mail: { smtpUrl: string | undefined; from: string; appUrl: string };
+  /** The roles whose accounts must pass a second factor at sign-in (REQUIRE_SECOND_FACTOR). */
+  requireSecondFactor: Role[];
 };
 
 export class ConfigError extends Error {}
@@ -315,5 +325,6 @@ function readConfig(
       // Links in mails lead here; without APP_URL, to this server on this machine.
       appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     },
+    requireSecondFactor: e.REQUIRE_SECOND_FACTOR,
   };
 }

@@ -81,10 +81,14 @@ describe('the route catalog', () => {
       .filter((route) => route.access === 'public' && !isDeviceAuthenticated(route))
       .map((route) => route.url);
     for (const url of open) {
-      expect(url).toMatch(/\/(sign-in|password-reset|reset-password)(\/|$)|^\/api\/(health|ready)$/);
+      expect(url).toMatch(
+        /\/(sign-in|password-reset|reset-password)(\/|$)|^\/api\/(health|ready)$|^\/api\/auth\/passkey\/options$|^\/api\/auth\/second-factor\//,
+      );
     }
   });
 });
+
+const ENROLMENT = /^\/api\/auth\/second-factor\//;
 
 const routes = t.app.routeCatalog.map((route) => ({
   ...route,
@@ -103,7 +107,14 @@ describe.each(routes)('$method $url ($declared)', (route) => {
     return;
   }
 
-  if (route.access === 'public') {
+  if (route.access === 'public' && ENROLMENT.test(route.url)) {
+    // Setting up a second factor takes a session, or the challenge of a sign-in that must enrol.
+    it('answers 401 to anonymous callers without a challenge', async () => {
+      const response = await call(route, null);
+      // A body missing what it must hold is a 400 before anything else.
+      expect(response.statusCode).toBe(/\/(passkeys|confirm)$/.test(route.url) ? 400 : 401);
+    });
+  } else if (route.access === 'public') {
     it('is open to anonymous callers', async () => {
       const response = await call(route, null);
       expect([401, 403]).not.toContain(response.statusCode);

@@ -11,6 +11,7 @@ export const AUDIT_RECORD_TYPES = [
   'passwords',
   'profile',
   'car-rates',
+  'second-factor',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 

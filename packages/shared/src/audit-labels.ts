@@ -11,6 +11,7 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   passwords: m.auditTypePasswords,
   profile: m.auditTypeProfile,
   'car-rates': m.auditTypeCarRates,
+  'second-factor': m.auditTypeSecondFactor,
 };
 
 const ACTIONS: Record<AuditAction, () => string> = {

@@ -6,10 +6,15 @@ import { openDatabase } from '../db/client';
 import { accounts } from '../db/schema';
 import { findAccountByEmail } from '../modules/auth/repository';
 import { checkPasswordPolicy, hashPassword } from '../modules/auth/password';
+import { clearAdminSecondFactor } from '../modules/auth/second-factor';
 
 const usage = `Usage: npm run create-admin -- --email admin@example.in [--name "Display Name"]
 Creates an admin account (the first one of a production install). The password is read from
-ADMIN_PASSWORD, or asked for when run in a terminal.`;
+ADMIN_PASSWORD, or asked for when run in a terminal.
+
+       npm run create-admin -- --email admin@example.in --clear-second-factor
+Clears the second factor of an admin who lost it (and ends their sessions): they set up a new one
+at their next sign-in. Run it with the server stopped on the embedded database.`;
 
 /** Asks for a password without echoing it. */
 function askHidden(question: string): Promise<string> {
@@ -29,7 +34,12 @@ function askHidden(question: string): Promise<string> {
 
 async function main() {
   const { values } = parseArgs({
-    options: { email: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      'clear-second-factor': { type: 'boolean' },
+      help: { type: 'boolean' },
+    },
   });
   if (values.help || !values.email) {
     console.log(usage);
@@ -38,6 +48,25 @@ async function main() {
   }
   const email = emailSchema.safeParse(values.email);
   if (!email.success) throw new Error(`--email: ${email.error.issues[0]?.message}`);
+
+  if (values['clear-second-factor']) {
+    const config = loadToolConfig();
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+    try {
+      const outcome = await clearAdminSecondFactor(database.db, email.data);
+      const said = {
+        cleared: `The second factor of ${email.data} was cleared; they set up a new one at their next sign-in.`,
+        none: `${email.data} has no second factor: nothing to clear.`,
+        'not-admin': `${email.data} is not an admin: an admin clears it on the update password screen.`,
+        unknown: `No account uses ${email.data}.`,
+      }[outcome];
+      if (outcome === 'cleared' || outcome === 'none') console.log(said);
+      else throw new Error(said);
+    } finally {
+      await database.close();
+    }
+    return;
+  }
 
   let password = process.env.ADMIN_PASSWORD;
   if (!password) {

@@ -1,5 +1,6 @@
 import { sql, type AnyColumn } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   date,
@@ -62,6 +63,11 @@ export const accounts = pgTable(
     /** Soft delete: a deleted account is also disabled, hidden from lists, and keeps its email. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     deletedBy: uuid('deleted_by').references((): any => accounts.id),
+    /**
+     * Raised whenever the account's second factor is reset or a method removed: browsers
+     * remembered for the second step before it are asked again.
+     */
+    secondFactorVersion: integer('second_factor_version').notNull().default(0),
   },
   (t) => [
     uniqueIndex('accounts_email_lower_idx').on(sql`lower(${t.email})`),
@@ -97,20 +103,71 @@ export const sessions = pgTable(
 );
 
 /**
- * Addresses an account has signed in from with its password: the right password from one of them
- * is never refused because of other people's failures there (a shared office address).
+ * An authenticator app (TOTP, RFC 6238) of an account. The secret is kept encrypted with a key
+ * derived from the token secret; it works once confirmed with a first code. The last time step
+ * used is kept so that a code is accepted once.
  */
-export const knownSignInAddresses = pgTable(
-  'known_sign_in_addresses',
+export const totpSecrets = pgTable('totp_secrets', {
+  accountId: uuid('account_id')
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: 'cascade' }),
+  /** The confirmed secret, encrypted; null until a first code confirms one. */
+  secret: text('secret'),
+  /** A secret being set up (a first one, or a new phone's), encrypted, until its first code. */
+  pendingSecret: text('pending_secret'),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  lastTimeStep: bigint('last_time_step', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** A passkey (WebAuthn credential) of an account: its id and public key, as the library keeps them. */
+export const passkeys = pgTable(
+  'passkeys',
+  {
+    /** The credential id, base64url. */
+    id: text('id').primaryKey(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    /** The COSE public key, base64url. */
+    publicKey: text('public_key').notNull(),
+    counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+    transports: jsonb('transports').$type<string[]>().notNull().default([]),
+    name: text('name').notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  },
+  (t) => [index('passkeys_account_idx').on(t.accountId)],
+);
+
+/** Single-use recovery codes, kept as SHA-256 hashes (each holds 50 random bits). */
+export const recoveryCodes = pgTable(
+  'recovery_codes',
   {
     accountId: uuid('account_id')
       .notNull()
       .references(() => accounts.id, { onDelete: 'cascade' }),
-    address: text('address').notNull(),
-    lastSuccessAt: timestamp('last_success_at', { withTimezone: true }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.address] })],
+  (t) => [primaryKey({ columns: [t.accountId, t.codeHash] })],
 );
+
+/**
+ * A sign-in waiting for its second step, an enrolment waiting for its passkey, or a sign-in by
+ * passkey alone: the hash of the challenge handed out, whose account, and the WebAuthn challenge
+ * asked of the authenticator. Each lives a few minutes and works once.
+ */
+export const secondFactorChallenges = pgTable('second_factor_challenges', {
+  tokenHash: text('token_hash').primaryKey(),
+  accountId: uuid('account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').$type<'sign-in' | 'passkey-sign-in' | 'passkey-enrol'>().notNull(),
+  /** The role tab the sign-in was made on. */
+  role: roleEnum('role'),
+  webauthnChallenge: text('webauthn_challenge'),
+  failures: integer('failures').notNull().default(0),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
 
 /** Failed sign-in counters per email and per client address, for throttling. */
 export const signInAttempts = pgTable('sign_in_attempts', {

@@ -188,8 +188,26 @@ describe('sign-in throttling', () => {
     });
   };
 
-  it('lets a burst of parallel guesses from one address check no more than 5 passwords of one email', async () => {
+  /** Signs in with the right password and answers the device cookie the browser was given. */
+  const deviceCookieOf = async (
+    account: { email: string; password: string; role: Role },
+    address?: string,
+  ) => {
+    const response = await postSignIn(
+      t.app,
+      { email: account.email, password: account.password, role: account.role },
+      { remoteAddress: address },
+    );
+    expect(response.statusCode).toBe(200);
+    const cookie = response.cookies.find((each) => each.name === 'bmet_device');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/auth' });
+    return `bmet_device=${cookie!.value}`;
+  };
+  const withCookie = (cookie: string) => ({ headers: { cookie } });
+
+  it('lets a burst of parallel guesses check no more than 5 passwords of one email', async () => {
     const account = await createAccount(t.db, { role: 'franchise' });
+    const ownersBrowser = await deviceCookieOf(account);
     const address = uniqueAddress();
     const responses = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
@@ -205,60 +223,45 @@ describe('sign-in throttling', () => {
     expect(statuses.filter((status) => status === 429)).toHaveLength(7);
     tooManyAttempts(responses.find((response) => response.statusCode === 429)!);
     const body = { email: account.email, password: account.password, role: 'franchise' };
-    // That address stays locked for that account, even with the right password ...
+    // Browsers new to the account are refused, from that address or any other, even with the
+    // right password ...
     expect((await postSignIn(t.app, body, { remoteAddress: address })).statusCode).toBe(429);
-    // ... but the owner, from anywhere else, is never refused because of someone else's guesses.
-    expect((await postSignIn(t.app, body)).statusCode).toBe(200);
+    expect((await postSignIn(t.app, body)).statusCode).toBe(429);
+    // ... but the owner's browser is never refused because of someone else's guesses.
+    expect(
+      (await postSignIn(t.app, body, { remoteAddress: address, ...withCookie(ownersBrowser) })).statusCode,
+    ).toBe(200);
   });
 
-  it('five wrong passwords from one address do not lock the owner out elsewhere', async () => {
-    const account = await createAccount(t.db, { role: 'admin' });
-    const attacker = uniqueAddress();
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      const response = await postSignIn(
+  it("never locks out the owner's browser, from the attackers' own address (an office, a carrier)", async () => {
+    const office = uniqueAddress();
+    const victim = await createAccount(t.db, { role: 'admin' });
+    const victimsBrowser = await deviceCookieOf(victim, office);
+    const signIn = (password: string, options: { headers?: Record<string, string> } = {}) =>
+      postSignIn(
         t.app,
-        { email: account.email, password: `wrong-password-${attempt}`, role: 'admin' },
-        { remoteAddress: attacker },
+        { email: victim.email, password, role: 'admin' },
+        { remoteAddress: office, ...options },
       );
-      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
-    }
-    const sixth = await postSignIn(
-      t.app,
-      { email: account.email.toUpperCase(), password: 'wrong-again', role: 'admin' },
-      { remoteAddress: attacker },
-    );
-    expect(sixth.statusCode).toBe(429);
-    expect(sixth.json().error).toBe(m.tooManyAttempts({ minutes: 15 }));
 
-    const owner = await postSignIn(t.app, {
-      email: account.email,
-      password: account.password,
-      role: 'admin',
-    });
-    expect(owner.statusCode).toBe(200);
-  });
-
-  it('throttles an unknown email exactly as a known one', async () => {
-    const account = await createAccount(t.db, { role: 'admin' });
-    const run = async (email: string) => {
-      const address = uniqueAddress();
-      const answers: string[] = [];
-      for (let attempt = 1; attempt <= 7; attempt++) {
-        const response = await postSignIn(
-          t.app,
-          { email, password: `wrong-password-${attempt}`, role: 'admin' },
-          { remoteAddress: address },
-        );
-        answers.push(`${response.statusCode} ${response.body}`);
+    // Six rounds of guesses from the same address, without the victim's cookie: 5 are checked.
+    const guesses: number[] = [];
+    for (let round = 1; round <= 6; round++) {
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        guesses.push((await signIn(`guess-${round}-${attempt}`)).statusCode);
       }
-      return answers;
-    };
-    expect(await run(`nobody.${account.id}@example.in`)).toEqual(await run(account.email));
+      // The victim, in between, with the right password from their own browser.
+      expect((await signIn(victim.password, withCookie(victimsBrowser))).statusCode, `round ${round}`).toBe(
+        200,
+      );
+    }
+    expect(guesses.filter((status) => status === 401)).toHaveLength(5);
+    expect(guesses.filter((status) => status === 429)).toHaveLength(13);
   });
 
-  it('answers guesses from many addresses with delays, never with a refusal', async () => {
+  it('limits guesses without the device cookie the same wherever they come from', async () => {
     const account = await createAccount(t.db, { role: 'city_dealer' });
-    for (let attempt = 1; attempt <= 6; attempt++) {
+    for (let attempt = 1; attempt <= 5; attempt++) {
       const response = await postSignIn(t.app, {
         email: account.email,
         password: `distributed-guess-${attempt}`,
@@ -266,26 +269,68 @@ describe('sign-in throttling', () => {
       });
       expect(response.statusCode, `attempt ${attempt}`).toBe(401);
     }
-    const right = await postSignIn(t.app, {
-      email: account.email,
-      password: account.password,
+    const sixth = await postSignIn(t.app, {
+      email: account.email.toUpperCase(),
+      password: 'wrong-again',
       role: 'city_dealer',
     });
-    expect(right.statusCode).toBe(200);
+    expect(sixth.statusCode).toBe(429);
+    expect(sixth.json().error).toBe(m.tooManyAttempts({ minutes: 15 }));
   });
 
-  it('never refuses the right password from an address the account signed in from, whatever others do there', async () => {
+  it("counts a browser's own wrong passwords against that browser alone", async () => {
+    const account = await createAccount(t.db, { role: 'franchise' });
+    const cookie = await deviceCookieOf(account);
+    const body = (password: string) => ({ email: account.email, password, role: 'franchise' });
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const response = await postSignIn(t.app, body(`typo-${attempt}`), withCookie(cookie));
+      expect(response.statusCode, `attempt ${attempt}`).toBe(401);
+    }
+    tooManyAttempts(await postSignIn(t.app, body(account.password), withCookie(cookie)));
+    // Another browser of the owner is not held back by that one.
+    expect((await postSignIn(t.app, body(account.password))).statusCode).toBe(200);
+  });
+
+  it('trusts no device cookie that was altered, forged or given to another account', async () => {
+    const victim = await createAccount(t.db, { role: 'admin' });
+    const other = await createAccount(t.db, { role: 'admin' });
+    const othersCookie = await deviceCookieOf(other);
+    const victimsCookie = await deviceCookieOf(victim);
+    const [name, value] = victimsCookie.split('=') as [string, string];
+    const altered = `${name}=${value.slice(0, -2)}${value.endsWith('AA') ? 'BB' : 'AA'}`;
+    const forged = `${name}=${victim.id}.AAAAAAAAAAAAAAAAAAAAAA.${Math.floor(Date.now() / 1000)}.0.0.${'A'.repeat(43)}`;
+    for (const cookie of [othersCookie, altered, forged]) {
+      for (let attempt = 1; attempt <= 2; attempt++) {
+        await postSignIn(
+          t.app,
+          { email: victim.email, password: `guess-${attempt}`, role: 'admin' },
+          withCookie(cookie),
+        );
+      }
+    }
+    // Six failures counted as untrusted: the sixth untrusted attempt is refused.
+    const refused = await postSignIn(t.app, {
+      email: victim.email,
+      password: victim.password,
+      role: 'admin',
+    });
+    expect(refused.statusCode).toBe(429);
+    expect(
+      (
+        await postSignIn(
+          t.app,
+          { email: victim.email, password: victim.password, role: 'admin' },
+          withCookie(victimsCookie),
+        )
+      ).statusCode,
+    ).toBe(200);
+  });
+
+  it('refuses browsers new to the account at an address where 20 sign-ins failed, and lets them in elsewhere', async () => {
     const office = uniqueAddress();
     const regular = await createAccount(t.db, { role: 'franchise' });
     const newcomer = await createAccount(t.db, { role: 'franchise' });
-    const signIn = (account: typeof regular, password = account.password) =>
-      postSignIn(t.app, { email: account.email, password, role: 'franchise' }, { remoteAddress: office });
-    expect((await signIn(regular)).statusCode).toBe(200);
-
-    // Someone at the office guesses the regular's password, and others' passwords, many times.
-    for (let attempt = 1; attempt <= 5; attempt++) {
-      expect((await signIn(regular, `guess-${attempt}`)).statusCode).toBe(401);
-    }
+    const regularsBrowser = await deviceCookieOf(regular, office);
     for (let attempt = 1; attempt <= 20; attempt++) {
       await postSignIn(
         t.app,
@@ -293,10 +338,14 @@ describe('sign-in throttling', () => {
         { remoteAddress: office },
       );
     }
-    expect((await signIn(regular)).statusCode).toBe(200);
-    // Someone who never signed in there is refused there (the address is locked) ...
+    const signIn = (account: typeof regular, options: { headers?: Record<string, string> } = {}) =>
+      postSignIn(
+        t.app,
+        { email: account.email, password: account.password, role: 'franchise' },
+        { remoteAddress: office, ...options },
+      );
+    expect((await signIn(regular, withCookie(regularsBrowser))).statusCode).toBe(200);
     expect((await signIn(newcomer)).statusCode).toBe(429);
-    // ... and gets in from anywhere else.
     const elsewhere = await postSignIn(t.app, {
       email: newcomer.email,
       password: newcomer.password,

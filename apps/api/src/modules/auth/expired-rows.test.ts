@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Db } from '../../db/client';
 import {
   downloadTickets,
-  knownSignInAddresses,
   passwordResetTokens,
+  secondFactorChallenges,
   sessions,
   signInAttempts,
 } from '../../db/schema';
@@ -62,9 +62,9 @@ describe('removeExpiredRows', () => {
     await db
       .insert(downloadTickets)
       .values([ticket('old', ago(2 * DAY)), ticket('live', new Date(now.getTime() + 60_000))]);
-    await db.insert(knownSignInAddresses).values([
-      { accountId: account.id, address: '10.0.0.1', lastSuccessAt: ago(31 * DAY) },
-      { accountId: account.id, address: '10.0.0.2', lastSuccessAt: ago(DAY) },
+    await db.insert(secondFactorChallenges).values([
+      { tokenHash: `old-${account.id}`, accountId: account.id, purpose: 'sign-in', expiresAt: ago(2 * DAY) },
+      { tokenHash: `live-${account.id}`, accountId: account.id, purpose: 'sign-in', expiresAt: ago(HOUR) },
     ]);
 
     const removed = await removeExpiredRows(db, now);
@@ -91,16 +91,16 @@ describe('removeExpiredRows', () => {
       .from(downloadTickets)
       .where(eq(downloadTickets.accountId, account.id));
     expect(tickets.map((row) => row.hash)).toEqual([`live-${account.id}`]);
-    const addresses = await db
-      .select({ address: knownSignInAddresses.address })
-      .from(knownSignInAddresses)
-      .where(eq(knownSignInAddresses.accountId, account.id));
-    expect(addresses.map((row) => row.address)).toEqual(['10.0.0.2']);
+    const challenges = await db
+      .select({ hash: secondFactorChallenges.tokenHash })
+      .from(secondFactorChallenges)
+      .where(eq(secondFactorChallenges.accountId, account.id));
+    expect(challenges.map((row) => row.hash)).toEqual([`live-${account.id}`]);
 
     expect(await removeExpiredRows(db, now)).toMatchObject({
       resetTokens: 0,
       downloadTickets: 0,
-      knownAddresses: 0,
+      secondFactorChallenges: 0,
     });
   });
 

@@ -3,12 +3,11 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import {
   downloadTickets,
-  knownSignInAddresses,
   passwordResetTokens,
+  secondFactorChallenges,
   sessions,
   signInAttempts,
 } from '../../db/schema';
-import { KNOWN_ADDRESS_DAYS } from './sign-in-throttle';
 
 /** The advisory lock of the clean-up: with several instances, one of them does it each time. */
 export const CLEANUP_LOCK = 7_420_241_125;
@@ -20,7 +19,7 @@ export type Removed = {
   signInAttempts: number;
   resetTokens: number;
   downloadTickets: number;
-  knownAddresses: number;
+  secondFactorChallenges: number;
 };
 
 async function countDeleted(tx: Db, statement: SQL): Promise<number> {
@@ -33,7 +32,7 @@ async function countDeleted(tx: Db, statement: SQL): Promise<number> {
 /**
  * Deletes the rows nothing reads any more: sessions ended or expired a day ago, sign-in and reset
  * counters whose window (15 minutes) closed a day ago, reset links and download tickets expired a
- * day ago, and sign-in addresses no longer known (30 days). Null when another instance holds the lock (it is doing it).
+ * day ago, and second-step challenges expired a day ago. Null when another instance holds the lock (it is doing it).
  */
 export async function removeExpiredRows(db: Db, now = new Date()): Promise<Removed | null> {
   return db.transaction(async (transaction) => {
@@ -42,7 +41,6 @@ export async function removeExpiredRows(db: Db, now = new Date()): Promise<Remov
     if (!lock?.taken) return null;
     const dayAgo = sql`${new Date(now.getTime() - DAY_MS).toISOString()}::timestamptz`;
     const nowSql = sql`${now.toISOString()}::timestamptz`;
-    const forgotten = sql`${new Date(now.getTime() - KNOWN_ADDRESS_DAYS * DAY_MS).toISOString()}::timestamptz`;
     return {
       sessions: await countDeleted(
         tx,
@@ -61,9 +59,9 @@ export async function removeExpiredRows(db: Db, now = new Date()): Promise<Remov
         tx,
         sql`delete from ${downloadTickets} where ${downloadTickets.expiresAt} < ${dayAgo}`,
       ),
-      knownAddresses: await countDeleted(
+      secondFactorChallenges: await countDeleted(
         tx,
-        sql`delete from ${knownSignInAddresses} where ${knownSignInAddresses.lastSuccessAt} < ${forgotten}`,
+        sql`delete from ${secondFactorChallenges} where ${secondFactorChallenges.expiresAt} < ${dayAgo}`,
       ),
     };
   });

@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Language } from '@bmet/shared/constants';
-import { signInResponseSchema } from '@bmet/shared/schemas/auth';
+import { signInStepResponseSchema } from '@bmet/shared/schemas/second-factor';
 import { messageResponseSchema } from '@bmet/shared/schemas/common';
 import {
   adminEmailsResponseSchema,
@@ -32,6 +33,9 @@ import {
 } from './repository';
 import { clearAccountFailures } from './sign-in-throttle';
 import { startSession } from './start-session';
+import { deviceEntryOf, issueDeviceEntry, readDeviceEntries, remembersSecondFactor } from './device-cookie';
+import { createChallenge, secondFactorState, secondStepMethods } from './second-factor';
+import type { Role } from '@bmet/shared/constants';
 
 export type MailSettings = { smtpUrl: string | undefined; from: string; appUrl: string };
 
@@ -41,13 +45,24 @@ export type PasswordRoutesOptions = {
   tokenTtlHours: number;
   mail?: MailSettings;
   sessionsPerAccount?: number;
+  requireSecondFactor?: Role[];
+  /** Signs the device cookie (device-cookie.ts). */
+  deviceKey: Buffer;
 };
 
 /** How long a reset link works. */
 export const RESET_LINK_TTL_MS = 30 * 60_000;
-// Reset requests are counted with the sign-in attempt counters (in the database, so the limits
-// hold across instances), under keys of their own. Known and unknown emails count alike.
-const RESET_PER_EMAIL: ThrottleRule = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+// Reset mails are counted with the sign-in attempt counters (in the database, so the limits hold
+// across instances), under keys of their own. Known and unknown emails count alike. Past a limit,
+// the request is answered as any other and no mail goes out: the answer never tells, and never
+// refuses, so nobody can block an owner's reset by asking first.
+/** Mails to one email for requests from browsers without the owner's device cookie. */
+export const RESET_MAILS_PER_EMAIL: ThrottleRule = {
+  maxFailures: 5,
+  windowMs: 60 * 60_000,
+  lockMs: 60 * 60_000,
+};
+/** Requests from one address without the owner's device cookie, any emails. */
 const RESET_PER_ADDRESS: ThrottleRule = { maxFailures: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
 
 /** 32 random bytes in base64url: what a reset link carries. */
@@ -129,21 +144,22 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
     );
   }
 
-  async function throttleResetRequests(email: string, ip: string) {
-    const keys = [
-      [`reset-email:${email}`, RESET_PER_EMAIL],
-      [`reset-ip:${ip}`, RESET_PER_ADDRESS],
-    ] as const;
+  /**
+   * Whether a reset request may send its mail. The owner's own browser (it holds the account's
+   * device cookie) always may; others are capped per email and per address.
+   */
+  async function maySendResetMail(request: FastifyRequest, email: string, accountId: string | undefined) {
+    const trusted = deviceEntryOf(readDeviceEntries(request, options.deviceKey), accountId) !== null;
+    if (trusted) return true;
     // Counted before anything is sent, so a burst of requests cannot slip past the limit.
+    const keys = [
+      [`reset-mail:${email}`, RESET_MAILS_PER_EMAIL],
+      [`reset-ip:${request.ip}`, RESET_PER_ADDRESS],
+    ] as const;
     for (const [key, rule] of keys) {
-      const { lockedUntil } = await takeAttempt(db, key, rule);
-      if (lockedUntil) {
-        const seconds = Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 1000));
-        throw new AppError('RATE_LIMITED', m.tooManyResetRequests({ minutes: Math.ceil(seconds / 60) }), {
-          headers: { 'retry-after': String(seconds) },
-        });
-      }
+      if ((await takeAttempt(db, key, rule)).lockedUntil) return false;
     }
+    return true;
   }
 
   app.post(
@@ -154,16 +170,18 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
         tags: ['auth'],
         summary: 'Mail a password reset link; answers the same whether or not the email is known',
         description:
-          'Limited to 5 requests per email and 20 per client address in 15 minutes (then 429). The link works once, for 30 minutes.',
+          "Never refused: past 5 mails an hour to one email (or 20 requests in 15 minutes from one address), the answer is the same and no mail goes out, unless the request comes from the owner's own browser (its device cookie). The link works once, for 30 minutes.",
         body: passwordResetRequestBodySchema,
-        response: { 202: messageResponseSchema, ...errorResponses(400, 429) },
+        response: { 202: messageResponseSchema, ...errorResponses(400) },
       },
     },
     async (request, reply) => {
       const { email } = request.body;
-      await throttleResetRequests(email, request.ip);
       const account = await findAccountByEmail(db, email);
-      if (account && !account.disabled && !account.deletedAt) {
+      const send = await maySendResetMail(request, email, account?.id);
+      if (!send)
+        request.log.warn({ accountId: account?.id }, 'password reset mail held back (limit reached)');
+      if (send && account && !account.disabled && !account.deletedAt) {
         const sending = sendResetLink(account, request.ip, request.language)
           .catch((error: unknown) => {
             request.log.error({ err: error, accountId: account.id }, 'password reset mail not sent');
@@ -181,12 +199,13 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: "Set a new password with a reset link's token; ends every session and signs in fresh",
+        summary:
+          "Set a new password with a reset link's token; ends every session and signs in fresh (or answers the second step when the account has a second factor)",
         body: passwordResetConfirmBodySchema,
-        response: { 200: signInResponseSchema, ...errorResponses(400) },
+        response: { 200: signInStepResponseSchema, ...errorResponses(400) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { token, password } = request.body;
       if (!TOKEN_FORMAT.test(token)) throw invalidLink();
       const found = await findUsableResetToken(db, hashResetToken(token));
@@ -196,6 +215,16 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
 
       const { account } = found;
       const passwordHash = await hashPassword(password);
+      // The mailbox and a new password are one factor: a second one, if the account has it (or
+      // its role requires it), is still asked before a session opens.
+      const device = deviceEntryOf(readDeviceEntries(request, options.deviceKey), account.id);
+      const methods = remembersSecondFactor(device, account.secondFactorVersion)
+        ? null
+        : secondStepMethods(
+            await secondFactorState(db, account.id),
+            account.role,
+            options.requireSecondFactor ?? [],
+          );
       const answer = await db.transaction(async (tx) => {
         // Checked again under the write: of two uses of one link, only one gets here.
         if (!(await consumeResetToken(tx, found.id))) throw invalidLink();
@@ -213,10 +242,20 @@ export const passwordRoutes: FastifyPluginAsyncZod<PasswordRoutesOptions> = asyn
             after: { passwordChangedAt: changedAt.toISOString() },
           },
         );
+        if (methods) {
+          const challenge = await createChallenge(tx, {
+            purpose: 'sign-in',
+            accountId: account.id,
+            role: account.role,
+          });
+          return { data: { secondFactor: { challenge, methods } } };
+        }
         return startSession(tx, request, account, options);
       });
       // A user locked out by failed sign-ins who proved access to the mailbox is let back in.
       await clearAccountFailures(db, account.email);
+      if (!methods)
+        issueDeviceEntry(request, reply, options.deviceKey, account, { rememberSecondFactor: false });
       request.log.info({ accountId: account.id }, 'password reset');
       return answer;
     },

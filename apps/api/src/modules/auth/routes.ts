@@ -3,12 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { State } from '@bmet/shared/constants';
-import {
-  meResponseSchema,
-  signInBodySchema,
-  signInResponseSchema,
-  type CurrentUser,
-} from '@bmet/shared/schemas/auth';
+import { meResponseSchema, signInBodySchema, type CurrentUser } from '@bmet/shared/schemas/auth';
+import { signInStepResponseSchema } from '@bmet/shared/schemas/second-factor';
 import {
   profileResponseSchema,
   updateLanguageBodySchema,
@@ -24,6 +20,17 @@ import { findAccountByEmail, revokeSession } from './repository';
 import { createSignInThrottle } from './sign-in-throttle';
 import { startSession } from './start-session';
 import { roleLabel } from '@bmet/shared/role-label';
+import type { Role } from '@bmet/shared/constants';
+import {
+  deviceCookieKey,
+  deviceEntryOf,
+  issueDeviceEntry,
+  readDeviceEntries,
+  remembersSecondFactor,
+} from './device-cookie';
+import { webauthnSettings } from './passkeys';
+import { createChallenge, secondFactorState, secondStepMethods } from './second-factor';
+import { secondFactorRoutes } from './second-factor-routes';
 
 /**
  * buildApp registers this plugin with the whole configuration object it was given (server.ts
@@ -36,6 +43,9 @@ export type AuthRoutesOptions = {
   mail?: MailSettings;
   /** Live sessions an account keeps (10 when unset): a sign-in beyond them ends the oldest. */
   sessionsPerAccount?: number;
+  /** Roles whose accounts must pass a second factor (none when unset). */
+  requireSecondFactor?: Role[];
+  env?: string;
 };
 
 function lockedError(seconds: number): AppError {
@@ -60,8 +70,18 @@ const errors = errorResponses(400, 401, 403, 429);
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { db } = options;
-  await app.register(passwordRoutes, options);
+  const deviceKey = deviceCookieKey(options.jwtSecret);
+  const requireSecondFactor = options.requireSecondFactor ?? [];
   const throttle = createSignInThrottle(db);
+  await app.register(passwordRoutes, { ...options, deviceKey });
+  await app.register(secondFactorRoutes, {
+    ...options,
+    requireSecondFactor,
+    webauthn: webauthnSettings(options.mail?.appUrl ?? 'http://localhost:3000', options.env),
+    deviceKey,
+    throttle,
+    lockedError,
+  });
 
   app.post(
     '/auth/sign-in',
@@ -69,27 +89,34 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in on a role tab; answers an ID token carrying the role claim',
+        summary:
+          'Sign in on a role tab; answers an ID token carrying the role claim, or the second step when the account has a second factor',
         body: signInBodySchema,
-        response: { 200: signInResponseSchema, ...errors },
+        response: { 200: signInStepResponseSchema, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { email, password, role } = request.body;
-      const admission = await throttle.admit(email, request.ip || 'gone');
+      // The browser is trusted for the account it signed in as before (device-cookie.ts). Unknown
+      // emails find no account and go the untrusted way, as any browser new to an account does.
+      const account = await findAccountByEmail(db, email);
+      const device = deviceEntryOf(readDeviceEntries(request, deviceKey), account?.id);
+      const admission = await throttle.admit({
+        email,
+        address: request.ip || 'gone',
+        deviceNonce: device?.nonce ?? null,
+      });
       if (!admission.admitted) {
         app.metrics.signInRefusals.inc({ reason: 'throttled' });
         throw lockedError(admission.retryAfterSeconds);
       }
 
-      let account: Awaited<ReturnType<typeof findAccountByEmail>> = null;
       let passwordOk = false;
       try {
-        account = await findAccountByEmail(db, email);
         passwordOk = await checkSignInPassword(db, account, password, options.jwtSecret);
       } finally {
-        // Only a wrong password counts; a right one makes this address known for the account.
-        await admission.finish(account && passwordOk ? 'right' : 'wrong', account?.id);
+        // Only a wrong password counts.
+        await admission.finish(account && passwordOk ? 'right' : 'wrong');
       }
       if (!account || !passwordOk) {
         app.metrics.signInFailures.inc({ reason: account ? 'wrong_password' : 'unknown_email' });
@@ -104,6 +131,20 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         throw new AppError('FORBIDDEN', m.wrongTab({ role: roleLabel(role) }));
       }
 
+      // A second step follows when the account has a second factor this browser did not pass
+      // within 30 days, or its role requires one it has not set up.
+      if (!remembersSecondFactor(device, account.secondFactorVersion)) {
+        const methods = secondStepMethods(
+          await secondFactorState(db, account.id),
+          account.role,
+          requireSecondFactor,
+        );
+        if (methods) {
+          const challenge = await createChallenge(db, { purpose: 'sign-in', accountId: account.id, role });
+          return { data: { secondFactor: { challenge, methods } } };
+        }
+      }
+      issueDeviceEntry(request, reply, deviceKey, account, { rememberSecondFactor: false });
       const answer = await startSession(db, request, account, options);
       request.log.info({ accountId: account.id, role }, 'signed in');
       return answer;

@@ -1,28 +1,32 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
-import { accounts, knownSignInAddresses, signInAttempts } from '../../db/schema';
-import { escapeLikePattern } from '../../lib/paging';
+import { signInAttempts } from '../../db/schema';
 
 /**
- * Sign-in throttling that slows guessing without handing attackers a way to lock staff out.
+ * Sign-in throttling that slows guessing without handing attackers a way to lock staff out, after
+ * OWASP's device-cookie scheme (device-cookie.ts).
  *
- * - Guesses are limited per (email, address) pair and per address; only wrong passwords count.
- * - An address where the account signed in with its password within the last 30 days is known:
- *   the right password from there is never refused, whatever others did there or elsewhere.
- * - Per account (distributed guessing from many addresses) there are only growing delays.
+ * - A browser holding a device entry for the account (it signed in there before) is trusted: only
+ *   the failures made with that very entry count against it (5 in 15 minutes lock that entry, and
+ *   no other). Others' guesses, from the same address or anywhere, never lock it out or slow it.
+ * - Every other attempt is untrusted and limited the same wherever it comes from: 5 failures per
+ *   account in 15 minutes lock the account to untrusted browsers, with growing delays before, and
+ *   20 failures from one address (any emails) lock that address to untrusted browsers.
  * - A burst of parallel attempts cannot check more passwords than the limits allow: attempts in
  *   flight count against the limit, and those over it wait for the others' outcome, so that
  *   right passwords (which never count) never push anyone out.
+ * - The second step of a sign-in goes through the same counters: a wrong code is a failure.
  * Unknown emails go through exactly the same steps, so neither answers nor timing tell them apart.
  */
 
 export type Limit = { maxFailures: number; windowMs: number; lockMs: number };
 
-export const PAIR_LIMIT: Limit = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+/** Failures of one trusted browser (its device entry) for its account. */
+export const DEVICE_LIMIT: Limit = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+/** Failures for one account from all untrusted browsers together. */
+export const UNTRUSTED_LIMIT: Limit = { maxFailures: 5, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
+/** Failures from one address without a device entry, any emails. */
 export const ADDRESS_LIMIT: Limit = { maxFailures: 20, windowMs: 15 * 60_000, lockMs: 15 * 60_000 };
-/** Failures of an account from anywhere, counted for the delays only. */
-const ACCOUNT_WINDOW_MS = 15 * 60_000;
-export const KNOWN_ADDRESS_DAYS = 30;
 const DELAY_AFTER_FAILURES = 3;
 const MAX_DELAY_MS = 5000;
 // How long an attempt over the in-flight allowance waits for the others before it is refused.
@@ -31,7 +35,7 @@ const QUEUE_POLL_MS = 25;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The delay before an account's password is checked, from its recent failures. */
+/** The delay before an untrusted attempt is checked, from the account's recent untrusted failures. */
 export function accountDelayMs(failures: number): number {
   if (failures < DELAY_AFTER_FAILURES) return 0;
   return Math.min(250 * 2 ** (failures - DELAY_AFTER_FAILURES), MAX_DELAY_MS);
@@ -56,15 +60,13 @@ async function readCounters(db: Db, keys: Record<string, number>): Promise<Map<s
 }
 
 /** Counts one failure under a key, atomically; reaching the limit locks the key. */
-async function recordFailure(db: Db, key: string, windowMs: number, limit?: Limit): Promise<void> {
+async function recordFailure(db: Db, key: string, limit: Limit): Promise<void> {
   const now = new Date();
   const nowSql = sql`${now.toISOString()}::timestamptz`;
-  const windowStart = sql`${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
+  const windowStart = sql`${new Date(now.getTime() - limit.windowMs).toISOString()}::timestamptz`;
   const restart = sql`(${signInAttempts.windowStartedAt} < ${windowStart} and (${signInAttempts.lockedUntil} is null or ${signInAttempts.lockedUntil} <= ${nowSql}))`;
   const failures = sql`case when ${restart} then 1 else ${signInAttempts.failures} + 1 end`;
-  const lockUntil = limit
-    ? sql`case when ${failures} >= ${limit.maxFailures} and (${signInAttempts.lockedUntil} is null or ${signInAttempts.lockedUntil} <= ${nowSql}) then ${new Date(now.getTime() + limit.lockMs).toISOString()}::timestamptz when ${restart} then null else ${signInAttempts.lockedUntil} end`
-    : sql`null`;
+  const lockUntil = sql`case when ${failures} >= ${limit.maxFailures} and (${signInAttempts.lockedUntil} is null or ${signInAttempts.lockedUntil} <= ${nowSql}) then ${new Date(now.getTime() + limit.lockMs).toISOString()}::timestamptz when ${restart} then null else ${signInAttempts.lockedUntil} end`;
   await db
     .insert(signInAttempts)
     .values({ key, failures: 1, windowStartedAt: now })
@@ -78,27 +80,26 @@ async function recordFailure(db: Db, key: string, windowMs: number, limit?: Limi
     });
 }
 
-/** Whether the account of this email signed in from this address within the last 30 days. */
-async function isKnownAddress(db: Db, email: string, address: string): Promise<boolean> {
-  const since = new Date(Date.now() - KNOWN_ADDRESS_DAYS * 86_400_000);
-  const rows = await db
-    .select({ accountId: knownSignInAddresses.accountId })
-    .from(knownSignInAddresses)
-    .innerJoin(accounts, eq(accounts.id, knownSignInAddresses.accountId))
-    .where(
-      and(
-        sql`lower(${accounts.email}) = lower(${email})`,
-        eq(knownSignInAddresses.address, address),
-        gt(knownSignInAddresses.lastSuccessAt, since),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
-}
-
 export type Admission =
-  | { admitted: true; finish: (outcome: 'right' | 'wrong', accountId?: string) => Promise<void> }
+  | { admitted: true; finish: (outcome: 'right' | 'wrong') => Promise<void> }
   | { admitted: false; retryAfterSeconds: number };
+
+/** Who is trying: the email typed, the client address, and the browser's device entry for that account. */
+export type Attempt = { email: string; address: string; deviceNonce: string | null };
+
+/** The counters an attempt is held to, with their limits. */
+function countersOf(attempt: Attempt): { keys: [string, Limit][]; delayKey: string | null } {
+  const email = attempt.email.toLowerCase();
+  if (attempt.deviceNonce) return { keys: [[`device:${attempt.deviceNonce}`, DEVICE_LIMIT]], delayKey: null };
+  const untrusted = `untrusted:${email}`;
+  return {
+    keys: [
+      [untrusted, UNTRUSTED_LIMIT],
+      [`ip:${attempt.address}`, ADDRESS_LIMIT],
+    ],
+    delayKey: untrusted,
+  };
+}
 
 /** Creates the throttle of one server process (attempts in flight are counted per process). */
 export function createSignInThrottle(db: Db) {
@@ -112,68 +113,51 @@ export function createSignInThrottle(db: Db) {
 
   return {
     /**
-     * Waits until this attempt may check a password, or answers when it is refused. Call
-     * `finish` with the outcome once the password is checked.
+     * Waits until this attempt may check a password (or a second-factor code), or answers when it
+     * is refused. Call `finish` with the outcome once it is checked.
      */
-    async admit(emailInput: string, address: string): Promise<Admission> {
-      const email = emailInput.toLowerCase();
-      const pairKey = `pair:${email}|${address}`;
-      const addressKey = `ip:${address}`;
-      const accountKey = `email:${email}`;
-      const windows = {
-        [pairKey]: PAIR_LIMIT.windowMs,
-        [addressKey]: ADDRESS_LIMIT.windowMs,
-        [accountKey]: ACCOUNT_WINDOW_MS,
-      };
-      const known = await isKnownAddress(db, email, address);
-      // A known pair under attack is checked one attempt at a time, each after the delay.
-      const allowance = (limit: Limit) => (known ? 1 : limit.maxFailures);
+    async admit(attempt: Attempt): Promise<Admission> {
+      const { keys, delayKey } = countersOf(attempt);
+      const windows = Object.fromEntries(keys.map(([key, limit]) => [key, limit.windowMs]));
       const queuedUntil = Date.now() + MAX_QUEUE_MS;
 
       for (;;) {
         const counters = await readCounters(db, windows);
-        const pair = counters.get(pairKey) ?? { failures: 0, lockedUntil: null };
-        const addr = counters.get(addressKey) ?? { failures: 0, lockedUntil: null };
-        const account = counters.get(accountKey) ?? { failures: 0, lockedUntil: null };
-        const pairLocked = pair.lockedUntil !== null || pair.failures >= PAIR_LIMIT.maxFailures;
-        const addressLocked = addr.lockedUntil !== null || addr.failures >= ADDRESS_LIMIT.maxFailures;
-
-        if (!known && (pairLocked || addressLocked)) {
-          const until = Math.max(pair.lockedUntil?.getTime() ?? 0, addr.lockedUntil?.getTime() ?? 0);
+        const counter = (key: string) => counters.get(key) ?? { failures: 0, lockedUntil: null };
+        const locked = keys.filter(([key, limit]) => {
+          const { failures, lockedUntil } = counter(key);
+          return lockedUntil !== null || failures >= limit.maxFailures;
+        });
+        if (locked.length > 0) {
+          const until = Math.max(...locked.map(([key]) => counter(key).lockedUntil?.getTime() ?? 0));
           const seconds = until
             ? Math.ceil((until - Date.now()) / 1000)
-            : Math.ceil(PAIR_LIMIT.lockMs / 1000);
+            : Math.ceil(UNTRUSTED_LIMIT.lockMs / 1000);
           return { admitted: false, retryAfterSeconds: Math.max(1, seconds) };
         }
 
         // Attempts in flight may all turn out wrong: together with the failures they must fit
-        // the limits. Known pairs go one at a time once someone fails there.
-        const pairRoom = known
-          ? !pairLocked || (inFlight.get(pairKey) ?? 0) < allowance(PAIR_LIMIT)
-          : pair.failures + (inFlight.get(pairKey) ?? 0) < PAIR_LIMIT.maxFailures;
-        const addressRoom =
-          known || addr.failures + (inFlight.get(addressKey) ?? 0) < ADDRESS_LIMIT.maxFailures;
-        if (pairRoom && addressRoom) {
-          take(pairKey);
-          take(addressKey);
-          const delay = !known || pairLocked ? accountDelayMs(account.failures) : 0;
+        // the limits.
+        const room = keys.every(
+          ([key, limit]) => counter(key).failures + (inFlight.get(key) ?? 0) < limit.maxFailures,
+        );
+        if (room) {
+          for (const [key] of keys) take(key);
+          const delay = delayKey ? accountDelayMs(counter(delayKey).failures) : 0;
           let finished = false;
-          const finish = async (outcome: 'right' | 'wrong', accountId?: string) => {
+          const finish = async (outcome: 'right' | 'wrong') => {
             if (finished) return;
             finished = true;
             try {
               if (outcome === 'wrong') {
-                await recordFailure(db, pairKey, PAIR_LIMIT.windowMs, PAIR_LIMIT);
-                await recordFailure(db, addressKey, ADDRESS_LIMIT.windowMs, ADDRESS_LIMIT);
-                await recordFailure(db, accountKey, ACCOUNT_WINDOW_MS);
+                for (const [key, limit] of keys) await recordFailure(db, key, limit);
               } else {
-                // The owner is in: the delays and this pair's count start afresh.
-                await db.delete(signInAttempts).where(sql`${signInAttempts.key} in ${[pairKey, accountKey]}`);
-                if (accountId) await rememberAddress(db, accountId, address);
+                // The owner is in: the count of this browser (or of untrusted ones) starts afresh;
+                // an address's count of other emails stays.
+                await db.delete(signInAttempts).where(eq(signInAttempts.key, keys[0]![0]));
               }
             } finally {
-              give(pairKey);
-              give(addressKey);
+              for (const [key] of keys) give(key);
             }
           };
           if (delay) await sleep(delay);
@@ -190,25 +174,11 @@ export function createSignInThrottle(db: Db) {
 
 export type SignInThrottle = ReturnType<typeof createSignInThrottle>;
 
-async function rememberAddress(db: Db, accountId: string, address: string): Promise<void> {
-  const now = new Date();
-  await db
-    .insert(knownSignInAddresses)
-    .values({ accountId, address, lastSuccessAt: now })
-    .onConflictDoUpdate({
-      target: [knownSignInAddresses.accountId, knownSignInAddresses.address],
-      set: { lastSuccessAt: now },
-    });
-}
-
 /**
  * Forgets an account's failures everywhere (its password was just reset or set by an admin): the
  * delays end and no address stays locked for it.
  */
 export async function clearAccountFailures(db: Db, emailInput: string): Promise<void> {
   const email = emailInput.toLowerCase();
-  const pairs = `pair:${escapeLikePattern(email)}|%`;
-  await db
-    .delete(signInAttempts)
-    .where(sql`${signInAttempts.key} = ${`email:${email}`} or ${signInAttempts.key} like ${pairs}`);
+  await db.delete(signInAttempts).where(eq(signInAttempts.key, `untrusted:${email}`));
 }

@@ -1,0 +1,1 @@
+DROP TABLE "known_sign_in_addresses" CASCADE;
