@@ -20,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
-          include: ['apps/api/{src,fuzz}/**/*.test.ts'],
+          include: ['apps/api/{src,fuzz,test}/**/*.test.ts'],
           environment: 'node',
           pool: 'forks',
           // One database per worker, shared by the files that worker runs (PGlite takes seconds to start).
