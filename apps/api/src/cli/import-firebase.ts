@@ -6,8 +6,9 @@ import { ConfigError, loadConfig } from '../config';
 import { analyzeDatabase, openDatabase } from '../db/client';
 import { DataDirBusyError } from '../db/data-dir-lock';
 import { createObjectStore } from '../infra/create-object-store';
-import { importFirebase, ImportError, type ImportOptions } from '../import/import-firebase';
-import { formatReport } from '../import/report';
+import { ImportError, ImportStoppedError } from '../import/import-error';
+import { importFirebase, type ImportOptions } from '../import/import-firebase';
+import { formatReport, type ImportReport } from '../import/report';
 
 const usage = `Usage: npm run import:firebase -- --database FILE [--auth FILE --hash-key B64
   --salt-separator B64 --rounds N --mem-cost N] [--storage DIR] [--dry-run] [--report FILE]
@@ -21,7 +22,9 @@ Brings a Firebase project's data into the console's database (DATABASE_URL, else
   --storage DIR       a copy of the bucket's images folder's parent (DIR/images/{uid}/{doc}.jpg)
   --dry-run           change nothing; print what the import would do
   --report FILE       also write the report as JSON
-Run it again with a newer export: what is the same stays, what changed is updated.`;
+Run it again with a newer export: what is the same stays, what changed is updated. A run that
+stops (a write refused, Ctrl-C) says which sections it committed and exits 1: run the same command
+again to complete the import.`;
 
 class UsageError extends Error {}
 
@@ -114,6 +117,40 @@ function createProgress(): { update: ImportOptions['onProgress']; stop: () => vo
   };
 }
 
+function writeReport(path: string | undefined, report: ImportReport, print: (line: string) => void): void {
+  if (!path) return;
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  print(`\nReport written to ${path}`);
+}
+
+/**
+ * Ctrl-C (or a supervisor's SIGTERM) stops the run between two records, so that it can say what it
+ * committed; a second one ends the process at once (the database rolls back what was under way).
+ */
+function stopOnSignals(): { signal: AbortSignal; release: () => void } {
+  const controller = new AbortController();
+  let first = 0;
+  const onSignal = (name: NodeJS.Signals) => {
+    // Run through npm, one Ctrl-C arrives twice: from the terminal, and forwarded by npm.
+    if (controller.signal.aborted) {
+      if (Date.now() - first > 1000) process.exit(130);
+      return;
+    }
+    first = Date.now();
+    console.error(`\n${name}: stopping after the writes under way (again to stop at once).`);
+    controller.abort(new ImportError(`interrupted (${name})`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    release: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
 async function main() {
   const options = parseOptions(process.argv.slice(2));
   const config = loadConfig();
@@ -127,6 +164,7 @@ async function main() {
     );
   }
   const progress = createProgress();
+  const stopping = stopOnSignals();
   try {
     const report = await importFirebase(database.db, {
       ...options,
@@ -134,16 +172,25 @@ async function main() {
       objectStore: createObjectStore(config.objectStore),
       onProgress: progress.update,
       parallelWrites: database.kind === 'postgres' ? 2 : 1,
+      signal: stopping.signal,
     });
     progress.stop();
     // The planner needs statistics of the tables just filled (see analyzeDatabase).
     if (!options.dryRun) await analyzeDatabase(database.db);
     console.log(formatReport(report));
-    if (options.report) {
-      writeFileSync(options.report, `${JSON.stringify(report, null, 2)}\n`);
-      console.log(`\nReport written to ${options.report}`);
-    }
+    writeReport(options.report, report, console.log);
+  } catch (error) {
+    progress.stop();
+    if (!(error instanceof ImportStoppedError)) throw error;
+    // What the run committed stays, and is read by the console from now on.
+    if (!options.dryRun) await analyzeDatabase(database.db).catch(() => {});
+    console.error(error.message);
+    console.error(`\n${formatReport(error.report)}`);
+    if (!error.expected) console.error('\nThe failure was unexpected:', error.cause);
+    writeReport(options.report, error.report, console.error);
+    process.exitCode = 1;
   } finally {
+    stopping.release();
     progress.stop();
     await database.close();
   }

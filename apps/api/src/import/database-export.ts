@@ -80,6 +80,8 @@ export class ExportSplitter {
   /** Whether the export's object was opened, and closed (nothing but spaces may follow). */
   private opened = false;
   private closed = false;
+  /** The sections met so far, in the file's order, and how many records each holds. */
+  readonly sections = new Map<string, number>();
 
   constructor(
     private readonly wanted: (section: string) => boolean,
@@ -224,6 +226,7 @@ export class ExportSplitter {
   private startValue(i: number, c: number): void {
     this.expectValue = false;
     if (this.isArray[2]) this.key = String(this.index);
+    this.sections.set(this.section, (this.sections.get(this.section) ?? 0) + 1);
     if (!this.wanted(this.section)) return;
     this.valuePieces = [];
     this.valueBytes = 0;
@@ -253,8 +256,10 @@ export class ExportSplitter {
     pieces.push(chunk.subarray(this.keyFrom, end));
     this.keyPieces = null;
     const key = String(JSON.parse(Buffer.concat(pieces).toString('utf8')));
-    if (this.depth === 1) this.section = key;
-    else this.key = key;
+    if (this.depth === 1) {
+      this.section = key;
+      if (!this.sections.has(key)) this.sections.set(key, 0);
+    } else this.key = key;
   }
 }
 
@@ -294,12 +299,15 @@ export function readDatabaseExport(path: string, wanted: (section: string) => bo
   return { records: records(), size, bytesRead: () => file.bytesRead };
 }
 
+/** A section of the export (driver, trips...) and the number of records it holds. */
+export type ExportSection = { name: string; records: number };
+
 /**
  * Reads the whole export once without parsing its records, and throws an ExportStructureError when
  * it is not one whole JSON object (cut short, with garbage or a second copy after it): such a file
- * is refused before anything is written.
+ * is refused before anything is written. Answers its sections in the file's order.
  */
-export async function checkDatabaseExport(path: string): Promise<void> {
+export async function checkDatabaseExport(path: string): Promise<ExportSection[]> {
   const splitter = new ExportSplitter(
     () => false,
     () => {},
@@ -311,4 +319,5 @@ export async function checkDatabaseExport(path: string): Promise<void> {
     file.destroy();
   }
   splitter.finish();
+  return [...splitter.sections].map(([name, records]) => ({ name, records }));
 }

@@ -35,7 +35,36 @@ export function amountOf(value: unknown): number | null {
     .replace(/,/g, '')
     .trim();
   if (!/^-?\d+(\.\d+)?$/.test(cleaned)) return null;
-  return Number(cleaned);
+  // Four hundred nines are digits all the same, and no number: PostgreSQL would get none.
+  const amount = Number(cleaned);
+  return Number.isFinite(amount) ? amount : null;
+}
+
+/**
+ * The most levels a record may hold: a Firebase database holds at most 32 below its root, and a
+ * record starts two below it. Deeper is not an export of one, and the walks that make text storable
+ * would run out of stack on it (a record 20,000 levels deep stopped the import halfway).
+ */
+export const MAX_RECORD_DEPTH = 32;
+
+/** Whether a value holds objects or lists nested more than `limit` levels, found without recursion. */
+export function isNestedDeeperThan(value: unknown, limit: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const objects: object[] = [value];
+  const depths: number[] = [0];
+  while (objects.length > 0) {
+    const object = objects.pop() as Record<string, unknown>;
+    const depth = depths.pop()!;
+    if (depth >= limit) return true;
+    for (const key in object) {
+      const child = object[key];
+      if (child !== null && typeof child === 'object') {
+        objects.push(child);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
 }
 
 export function booleanOf(value: unknown): boolean {

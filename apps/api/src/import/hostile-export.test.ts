@@ -188,6 +188,45 @@ describe('an import from a hostile export', () => {
     }
   });
 
+  it('skips a record nested deeper than an export holds, and an amount no number holds', async () => {
+    // Written as text: JSON.stringify itself runs out of stack on 20,000 levels.
+    const deep = `${'{"a":'.repeat(20_000)}"x"${'}'.repeat(20_000)}`;
+    const file = join(root, `deep-${randomUUID()}.json`);
+    writeFileSync(
+      file,
+      `{"customer":{"custDeep":{"name":"Nul\\u0000 Name","x":${deep}}},"driver":{"drvHuge":${JSON.stringify({
+        ...DRIVER,
+        phoneNumber: '+919800000010',
+        transaction: { '-NQt0000000000000001': { amount: '9'.repeat(400), status: 'Recharge' } },
+      })}}}`,
+    );
+    const users = join(root, `deep-users-${randomUUID()}.json`);
+    writeFileSync(users, `{"users":[{"localId":"deepUser","email":"deep@firebase.test","x":${deep}}]}`);
+    const deepReport = await importFirebase(database.db, {
+      database: file,
+      auth: users,
+      dryRun: false,
+      jwtSecret: TEST_JWT_SECRET,
+      objectStore: createLocalObjectStore(join(root, 'objects')),
+    });
+    const skippedHere = (key: string) =>
+      deepReport.notes.filter((entry) => entry.action === 'skipped' && entry.key === key);
+    expect(skippedHere('custDeep')).toEqual([
+      expect.objectContaining({ kind: 'customers', reason: expect.stringMatching(/nested deeper than 32/) }),
+    ]);
+    expect(skippedHere('users[0]')).toEqual([
+      expect.objectContaining({
+        kind: 'staffAccounts',
+        reason: expect.stringMatching(/nested deeper than 32/),
+      }),
+    ]);
+    expect(skippedHere('drvHuge/-NQt0000000000000001')).toEqual([
+      expect.objectContaining({ kind: 'walletEntries', reason: 'wallet entry without amount or kind' }),
+    ]);
+    const [driver] = await database.db.select().from(drivers).where(eq(drivers.firebaseKey, 'drvHuge'));
+    expect(driver).toBeDefined();
+  });
+
   it('refuses a file cut short, or with more after it, before writing anything, naming the byte', async () => {
     const whole = JSON.stringify({
       driver: { drvLate: { ...DRIVER, phoneNumber: '+919800000009' } },

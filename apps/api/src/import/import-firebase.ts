@@ -1,8 +1,5 @@
-import { createHash } from 'node:crypto';
-import { lstat, open, readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
-import { DOCUMENT_KEYS } from '@bmet/shared/constants';
+import { open } from 'node:fs/promises';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { PgTable } from 'drizzle-orm/pg-core';
@@ -18,36 +15,34 @@ import {
   tripMessages,
   trips,
 } from '../db/schema';
-import { documentObjectKey, type ObjectStore } from '../infra/object-store';
+import type { ObjectStore } from '../infra/object-store';
 import type { FirebaseHashParams } from '../modules/auth/firebase-password';
-import { prepareDocumentImage } from '../modules/drivers/document-image';
 import { findTextProblem, textProblem } from '../lib/text';
 import {
   checkDatabaseExport,
   ExportStructureError,
   readDatabaseExport,
   type ExportReading,
+  type ExportSection,
 } from './database-export';
-import { storableText, withStorableText } from './firebase-values';
+import { DocumentImport } from './documents';
+import { isNestedDeeperThan, MAX_RECORD_DEPTH, storableText, withStorableText } from './firebase-values';
+import { ImportError, ImportStoppedError } from './import-error';
+import type { DriverRows } from './records';
 import {
-  CUSTOMER_RATING_SPEC,
-  CUSTOMER_SPEC,
-  DRIVER_RATING_SPEC,
-  DRIVER_SPEC,
-  HISTORY_SPEC,
-  MESSAGE_SPEC,
-  TRIP_SPEC,
-  WALLET_SPEC,
-  readCustomer,
-  readDriver,
-  readRates,
-  readTrip,
-  type DriverRows,
-  type Finding,
-} from './records';
-import { countWrite, createReport, note, skip, type ImportKind, type ImportReport } from './report';
+  createReport,
+  LINKS_SECTION,
+  mergeReport,
+  note,
+  SECTION_KINDS,
+  skip,
+  STAFF_SECTION,
+  type ImportKind,
+  type ImportReport,
+} from './report';
+import { describeFailure, SectionLog, stoppedMessage } from './sections';
 import { readAuthExport, StaffImport, storeHashParams, type AuthUser } from './staff';
-import { findIdsByKey, upsertByFirebaseKey, type UpsertSpec } from './upsert';
+import { writeCustomers, writeDrivers, writeRates, writeTrips } from './section-writes';
 
 export type ImportOptions = {
   /** The Realtime Database export (JSON). */
@@ -69,6 +64,8 @@ export type ImportOptions = {
    * beside this process; 1 (the default) on the embedded database, which runs in this process.
    */
   parallelWrites?: number;
+  /** Stops the run between two records (Ctrl-C): it ends as a failure does, and says where. */
+  signal?: AbortSignal;
 };
 
 /**
@@ -89,9 +86,6 @@ const PARALLEL_SECTIONS = new Set(['driver', 'customer', 'trips']);
 
 const SECTIONS = new Set(['city_dealer', 'franchise', 'driver', 'customer', 'trips', 'state']);
 class DryRunRollback extends Error {}
-
-/** A file the import cannot read at all; damaged records are reported instead. */
-export class ImportError extends Error {}
 
 /** Whether the file starts as a JSON object. */
 async function startsAsObject(path: string): Promise<boolean> {
@@ -115,6 +109,12 @@ async function startsAsObject(path: string): Promise<boolean> {
  * keyed by its Firebase key, so a second run of the same export changes nothing and a newer one
  * updates what changed. A dry run does the same work in a transaction it then rolls back, and
  * stores no image.
+ *
+ * Each batch is one transaction (a section loaded in bulk, one for the whole section). A run that
+ * fails once writing has started throws an ImportStoppedError whose report says which sections
+ * were committed, with their counts, which one failed and what of it stays, and which were not
+ * reached; running the same export again completes the import, since what was committed is found
+ * by its keys.
  */
 export async function importFirebase(db: Db, options: ImportOptions): Promise<ImportReport> {
   const report = createReport(options.dryRun);
@@ -123,38 +123,75 @@ export async function importFirebase(db: Db, options: ImportOptions): Promise<Im
     throw new ImportError(`${options.database} is not a Realtime Database export (a JSON object).`);
   }
   // A file cut short, or with more after its end, would import what it holds and say nothing.
+  let sections: ExportSection[];
   try {
-    await checkDatabaseExport(options.database);
+    sections = await checkDatabaseExport(options.database);
   } catch (error) {
     if (!(error instanceof ExportStructureError)) throw error;
     throw new ImportError(
       `${options.database} is not a whole export, ${error.message}. Nothing was imported.`,
+      { cause: error },
     );
   }
-  const users = options.auth ? await readAuthExport(options.auth) : new Map<string, AuthUser>();
-  if (!options.dryRun) {
-    await new Importer(db, options, report, users).run();
-  } else {
-    try {
-      await db.transaction(async (tx) => {
-        await new Importer(tx as unknown as Db, options, report, users).run();
-        throw new DryRunRollback();
-      });
-    } catch (error) {
-      if (!(error instanceof DryRunRollback)) throw error;
+  const users = options.auth ? await readUsers(options.auth, report) : new Map<string, AuthUser>();
+  const staffUsers = [...users.values()].filter((user) => user.role).length;
+  const log = new SectionLog(report, [
+    { section: STAFF_SECTION, records: staffUsers },
+    ...sections
+      .filter((section) => SECTIONS.has(section.name))
+      .map((section) => ({ section: section.name, records: section.records })),
+    { section: LINKS_SECTION, records: 0 },
+  ]);
+  try {
+    if (!options.dryRun) {
+      await new Importer(db, options, report, users, log).run();
+    } else {
+      try {
+        await db.transaction(async (tx) => {
+          await new Importer(tx as unknown as Db, options, report, users, log).run();
+          throw new DryRunRollback();
+        });
+      } catch (error) {
+        if (!(error instanceof DryRunRollback)) throw error;
+      }
     }
+  } catch (error) {
+    const { reason, expected } = describeFailure(error);
+    log.stop(reason);
+    report.seconds = (performance.now() - started) / 1000;
+    throw new ImportStoppedError(stoppedMessage(report), report, expected, { cause: error });
   }
+  log.finish();
   report.seconds = (performance.now() - started) / 1000;
   return report;
 }
 
-type Batch = { section: string; records: { key: string; value: unknown }[] };
+/** The Authentication export's users; a file that is not one is refused before anything is written. */
+async function readUsers(path: string, report: ImportReport): Promise<Map<string, AuthUser>> {
+  try {
+    return await readAuthExport(path, report);
+  } catch (error) {
+    const problem = describeFailure(error).reason;
+    throw new ImportError(`${path} is not an Authentication export (${problem}). Nothing was imported.`, {
+      cause: error,
+    });
+  }
+}
+
+/** Records read and not written yet, with the report of what reading and writing them found. */
+type Batch = {
+  section: string;
+  records: { key: string; value: unknown }[];
+  /** Counts and notes of this batch alone: they join the run's report once its writes are committed. */
+  report: ImportReport;
+};
 
 class Importer {
   private staff!: StaffImport;
+  private readonly documents: DocumentImport | null;
   /** The writes under way: the next batch is read while they run. */
   private readonly writing = new Set<Promise<void>>();
-  private batch: Batch = { section: '', records: [] };
+  private batch: Batch;
   private section = '';
   private sectionStarted = 0;
   /** The transaction of a section loaded in bulk, and how to end it. */
@@ -167,18 +204,29 @@ class Importer {
     private readonly options: ImportOptions,
     private readonly report: ImportReport,
     private readonly users: Map<string, AuthUser>,
+    private readonly log: SectionLog,
   ) {
     this.batchSize = options.batchSize ?? 2500;
     this.parallel = options.parallelWrites ?? 1;
+    this.batch = this.newBatch('');
+    this.documents = options.storage
+      ? new DocumentImport({
+          storage: options.storage,
+          objectStore: options.objectStore,
+          dryRun: options.dryRun,
+        })
+      : null;
   }
 
   async run(): Promise<void> {
-    const { db, options } = this;
-    const hashParamsId = options.hashParams
-      ? await storeHashParams(db, options.hashParams, options.jwtSecret)
-      : null;
-    this.staff = new StaffImport(db, this.report, this.users, hashParamsId);
-    await this.staff.importAuthUsers();
+    const { options } = this;
+    await this.step(STAFF_SECTION, async (db, report) => {
+      const hashParamsId = options.hashParams
+        ? await storeHashParams(db, options.hashParams, options.jwtSecret)
+        : null;
+      this.staff = new StaffImport(this.users, hashParamsId);
+      await this.staff.importAuthUsers(db, report);
+    });
 
     // Other nodes (leftovers such as active_driver and refers) hold nothing the console keeps.
     const reading = readDatabaseExport(options.database, (section) => SECTIONS.has(section));
@@ -186,44 +234,63 @@ class Importer {
       await this.readAll(reading);
     } catch (error) {
       await Promise.allSettled(this.writing);
-      await this.bulk?.finish(error);
+      const bulk = this.bulk;
       this.bulk = null;
+      await bulk?.finish(error);
       throw error;
     }
-    await this.staff.linkFranchises();
+    await this.step(LINKS_SECTION, (db, report) => this.staff.linkFranchises(db, report));
+  }
+
+  /** A part of the run written in one transaction of its own. */
+  private async step(section: string, work: (db: Db, report: ImportReport) => Promise<void>): Promise<void> {
+    this.options.signal?.throwIfAborted();
+    this.log.start(section);
+    this.log.writtenWhole();
+    const batch = this.newBatch(section);
+    await this.inTransaction((db) => work(db, batch.report));
+    mergeReport(this.report, batch.report);
+    this.log.commit();
+  }
+
+  private newBatch(section: string): Batch {
+    return { section, records: [], report: createReport(this.options.dryRun) };
   }
 
   private async readAll(reading: ExportReading): Promise<void> {
     for await (const record of reading.records) {
-      if (record.section !== this.batch.section || this.batch.records.length >= this.currentBatchSize()) {
+      this.options.signal?.throwIfAborted();
+      if (record.section !== this.section) {
         await this.submit(reading.bytesRead(), reading.size);
-        this.batch = { section: record.section, records: [] };
+        await this.endSection();
+        await this.startSection(record.section);
+      } else if (this.batch.records.length >= this.currentBatchSize()) {
+        await this.submit(reading.bytesRead(), reading.size);
       }
+      const { report } = this.batch;
+      const kind = kindOfSection(record.section);
       if ('damaged' in record) {
-        skip(this.report, kindOfSection(record.section), record.key, record.damaged);
+        skip(report, kind, record.key, record.damaged);
         continue;
       }
       // Text PostgreSQL cannot hold (NUL, half a character) would fail the whole batch: a key
       // holding it cannot be kept as the record's key, a value holding it is stored without it.
-      const kind = kindOfSection(record.section);
       if (textProblem(record.key)) {
+        skip(report, kind, storableText(record.key), `its key ${textProblem(record.key)!.toLowerCase()}`);
+        continue;
+      }
+      if (isNestedDeeperThan(record.value, MAX_RECORD_DEPTH)) {
         skip(
-          this.report,
+          report,
           kind,
-          storableText(record.key),
-          `its key ${textProblem(record.key)!.toLowerCase()}`,
+          record.key,
+          `nested deeper than ${MAX_RECORD_DEPTH} levels, which no export holds`,
         );
         continue;
       }
       const found = findTextProblem(record.value);
       if (found) {
-        note(
-          this.report,
-          kind,
-          record.key,
-          'repaired',
-          `${found.field}: ${found.problem} Stored without it.`,
-        );
+        note(report, kind, record.key, 'repaired', `${found.field}: ${found.problem} Stored without it.`);
         this.batch.records.push({ ...record, value: withStorableText(record.value) });
         continue;
       }
@@ -234,16 +301,25 @@ class Importer {
     this.timeSection('');
   }
 
+  /** Starts a section once the one before is written: trips find the drivers just imported. */
+  private async startSection(section: string): Promise<void> {
+    this.timeSection(section);
+    this.log.start(section);
+    this.batch = this.newBatch(section);
+    // The planner then finds a trip's driver and customer by index, not by hashing both tables.
+    if (section === 'trips') await this.db.execute(sql`analyze drivers, customers`);
+    await this.startBulk(section);
+    if (this.bulk) this.log.writtenWhole();
+  }
+
+  /** Sends the batch read to be written; its records are read, the next batch is read meanwhile. */
   private async submit(read: number, size: number): Promise<void> {
     const batch = this.batch;
-    if (batch.records.length === 0) return;
-    if (batch.section !== this.section) {
-      // A section starts once the one before is written: trips find the drivers just imported.
-      await this.endSection();
-      this.timeSection(batch.section);
-      // The planner then finds a trip's driver and customer by index, not by hashing both tables.
-      if (batch.section === 'trips') await this.db.execute(sql`analyze drivers, customers`);
-      await this.startBulk(batch.section);
+    this.batch = this.newBatch(this.section);
+    if (batch.records.length === 0) {
+      // Records all skipped as they were read: nothing to write, only to say.
+      mergeReport(this.report, batch.report);
+      return;
     }
     const parallel =
       PARALLEL_SECTIONS.has(batch.section) && !this.options.dryRun && !this.bulk ? this.parallel : 1;
@@ -267,12 +343,16 @@ class Importer {
     return this.bulk ? this.batchSize * 4 : this.batchSize;
   }
 
-  /** Waits for the section's writes, then ends its bulk load (building its indexes) if it has one. */
+  /**
+   * Waits for the section's writes, then ends its bulk load (building its indexes) if it has one:
+   * the section is committed.
+   */
   private async endSection(): Promise<void> {
     await this.drain();
     const bulk = this.bulk;
     this.bulk = null;
     await bulk?.finish();
+    this.log.commit();
   }
 
   private async startBulk(section: string): Promise<void> {
@@ -302,8 +382,15 @@ class Importer {
       db: tx,
       finish: async (error?: unknown) => {
         end(error);
-        if (error === undefined) await done;
-        else await done.catch(() => {});
+        try {
+          if (error !== undefined) throw error;
+          await done;
+        } catch (failure) {
+          await done.catch(() => {});
+          await this.documents?.rolledBack();
+          throw failure;
+        }
+        this.documents?.committed();
       },
     };
   }
@@ -319,301 +406,48 @@ class Importer {
     this.sectionStarted = now;
   }
 
+  /**
+   * Writes a batch in one transaction, then adds what it wrote to the run's report: a batch that
+   * fails counts for nothing, as nothing of it stays. A driver's images follow, each written alone.
+   */
   private async write(batch: Batch): Promise<void> {
-    switch (batch.section) {
-      case 'city_dealer':
-      case 'franchise':
-        for (const { key, value } of batch.records) await this.staff.importNode(batch.section, key, value);
-        return;
-      case 'driver':
-        return this.writeDrivers(batch);
-      case 'customer':
-        return this.writeCustomers(batch);
-      case 'trips':
-        return this.writeTrips(batch);
-      case 'state':
-        for (const { key, value } of batch.records) await this.writeRates(key, value);
-        return;
+    const { report } = batch;
+    let drivers: DriverRows[] = [];
+    await this.inTransaction(async (db) => {
+      switch (batch.section) {
+        case 'city_dealer':
+        case 'franchise':
+          for (const { key, value } of batch.records) {
+            await this.staff.importNode(db, report, batch.section, key, value);
+          }
+          return;
+        case 'driver':
+          drivers = await writeDrivers(db, batch);
+          return;
+        case 'customer':
+          return writeCustomers(db, batch);
+        case 'trips':
+          return writeTrips(db, batch);
+        case 'state':
+          for (const { key, value } of batch.records) await writeRates(db, report, key, value);
+          return;
+      }
+    });
+    mergeReport(this.report, report);
+    if (this.documents && drivers.length > 0) {
+      const bulk = this.bulk;
+      await this.documents.write(bulk?.db ?? this.db, this.report, drivers, Boolean(bulk));
     }
   }
 
-  /** One batch's statements in one transaction (a dry run already runs in one). */
-  private inTransaction(work: (db: Db) => Promise<void>): Promise<void> {
+  /** One batch's statements in one transaction (a dry run already runs in one, a bulk load too). */
+  private async inTransaction(work: (db: Db) => Promise<void>): Promise<void> {
     if (this.bulk) return work(this.bulk.db);
     if (this.options.dryRun) return work(this.db);
-    return this.db.transaction((tx) => work(tx as unknown as Db));
+    await this.db.transaction((tx) => work(tx as unknown as Db));
   }
-
-  private findings(kind: ImportKind, findings: Finding[]): void {
-    for (const finding of findings) {
-      const findingKind = finding.kind ?? kind;
-      if (finding.action === 'skipped') skip(this.report, findingKind, finding.key, finding.reason);
-      else note(this.report, findingKind, finding.key, finding.action, finding.reason);
-    }
-  }
-
-  private async upsert(db: Db, kind: ImportKind, spec: UpsertSpec, rows: Record<string, unknown>[]) {
-    const written = await upsertByFirebaseKey(db, spec, rows);
-    const required = spec.parents?.find((parent) => parent.required)?.key;
-    const orphans = required ? (written.missing.get(required) ?? new Set<string>()) : new Set<string>();
-    for (const key of orphans) skip(this.report, kind, key, 'its parent record was not imported');
-    const keys = [...new Set(rows.map((row) => String(row.firebase_key)))].filter((key) => !orphans.has(key));
-    countWrite(this.report, kind, keys, written);
-    return written;
-  }
-
-  private async writeDrivers(batch: Batch): Promise<void> {
-    const read: DriverRows[] = [];
-    for (const { key, value } of batch.records) {
-      const rows = readDriver(key, value);
-      if ('action' in rows) this.findings('drivers', [rows]);
-      else {
-        this.findings('drivers', rows.findings);
-        read.push(rows);
-      }
-    }
-    await this.inTransaction(async (db) => {
-      await this.upsert(
-        db,
-        'drivers',
-        DRIVER_SPEC,
-        read.map((rows) => rows.driver),
-      );
-      await this.upsert(
-        db,
-        'ratings',
-        DRIVER_RATING_SPEC,
-        read.flatMap((rows) => rows.ratings),
-      );
-      await this.upsert(
-        db,
-        'bookingHistory',
-        HISTORY_SPEC,
-        read.flatMap((rows) => rows.history),
-      );
-      await this.upsert(
-        db,
-        'walletEntries',
-        WALLET_SPEC,
-        read.flatMap((rows) => rows.wallet),
-      );
-    });
-    if (this.options.storage) await this.writeDocuments(this.bulk?.db ?? this.db, read);
-  }
-
-  private async writeCustomers(batch: Batch): Promise<void> {
-    const customers: Record<string, unknown>[] = [];
-    const ratings: Record<string, unknown>[] = [];
-    for (const { key, value } of batch.records) {
-      const rows = readCustomer(key, value);
-      if ('action' in rows) this.findings('customers', [rows]);
-      else {
-        this.findings('customers', rows.findings);
-        customers.push(rows.customer);
-        ratings.push(...rows.ratings);
-      }
-    }
-    await this.inTransaction(async (db) => {
-      await this.upsert(db, 'customers', CUSTOMER_SPEC, customers);
-      await this.upsert(db, 'ratings', CUSTOMER_RATING_SPEC, ratings);
-    });
-  }
-
-  private async writeTrips(batch: Batch): Promise<void> {
-    const trips: Record<string, unknown>[] = [];
-    const messages: Record<string, unknown>[] = [];
-    for (const { key, value } of batch.records) {
-      const rows = readTrip(key, value);
-      if ('action' in rows) this.findings('trips', [rows]);
-      else {
-        this.findings('trips', rows.findings);
-        trips.push(rows.trip);
-        messages.push(...rows.messages);
-      }
-    }
-    await this.inTransaction(async (db) => {
-      const written = await this.upsert(db, 'trips', TRIP_SPEC, trips);
-      const byKey = new Map(trips.map((trip) => [String(trip.firebase_key), trip]));
-      for (const [field, keys] of written.missing) {
-        const what = field === 'driver_key' ? 'driver' : 'customer';
-        for (const key of keys) {
-          const parent = String(byKey.get(key)?.[field]);
-          note(
-            this.report,
-            'trips',
-            key,
-            'repaired',
-            `its ${what} ${parent} does not exist: kept without one`,
-          );
-        }
-      }
-      await this.upsert(db, 'tripMessages', MESSAGE_SPEC, messages);
-    });
-  }
-
-  private async writeRates(key: string, value: unknown): Promise<void> {
-    const read = readRates(key, value);
-    if ('action' in read) return this.findings('rates', [read]);
-    this.findings('rates', read.findings);
-    if (read.rows.length === 0) return;
-    const answer = rowsOf(
-      await this.db.execute(sql`
-        insert into car_rates as t (state, car_type, per_km, base_price, night_charge, waiting_charge,
-          rush_hour, sur_charges, extra)
-        select v.state, v.car_type, v."per_km", v."basePrice", v."nightCharge", v."waitingCharge",
-          v."rushHour", v."surCharges", v.extra
-        from json_to_recordset(${JSON.stringify(read.rows)}::json) as v(state text, car_type text,
-          "per_km" double precision, "basePrice" double precision, "nightCharge" double precision,
-          "waitingCharge" double precision, "rushHour" double precision, "surCharges" double precision,
-          extra double precision)
-        on conflict (state, car_type) do update set per_km = excluded.per_km, base_price = excluded.base_price,
-          night_charge = excluded.night_charge, waiting_charge = excluded.waiting_charge,
-          rush_hour = excluded.rush_hour, sur_charges = excluded.sur_charges, extra = excluded.extra,
-          version = t.version + 1, updated_at = now(), updated_by = null
-        where (t.per_km, t.base_price, t.night_charge, t.waiting_charge, t.rush_hour, t.sur_charges, t.extra)
-          is distinct from (excluded.per_km, excluded.base_price, excluded.night_charge,
-            excluded.waiting_charge, excluded.rush_hour, excluded.sur_charges, excluded.extra)
-        returning t.state || '/' || t.car_type as key, (t.xmax = 0) as inserted`),
-    );
-    const inserted = new Set(answer.filter((row) => row.inserted).map((row) => String(row.key)));
-    const updated = new Set(answer.filter((row) => !row.inserted).map((row) => String(row.key)));
-    countWrite(
-      this.report,
-      'rates',
-      read.rows.map((row) => `${String(row.state)}/${String(row.car_type)}`),
-      { inserted, updated },
-    );
-  }
-
-  /**
-   * The document images of a batch of drivers, checked and re-encoded as uploads are. An image
-   * present means submitted for review; an image equal to the one stored already changes nothing,
-   * and a review made in the console stays.
-   */
-  private async writeDocuments(db: Db, read: DriverRows[]): Promise<void> {
-    const ids = await findIdsByKey(
-      db,
-      'drivers',
-      read.map((rows) => String(rows.driver.firebase_key)),
-    );
-    for (const rows of read) {
-      const uid = String(rows.driver.firebase_key);
-      const driverId = ids.get(uid);
-      if (!driverId) continue;
-      const folder = await this.imageFolderOf(uid);
-      if (folder === null) continue;
-      const files = new Set(folder ? await readdir(folder).catch(() => [] as string[]) : []);
-      for (const key of DOCUMENT_KEYS) {
-        const file = files.has(`${key}.jpg`) ? `${key}.jpg` : files.has(`${key}.jpeg`) ? `${key}.jpeg` : null;
-        if (!file) {
-          if (rows.documents.includes(key)) {
-            note(
-              this.report,
-              'documents',
-              `${uid}/${key}`,
-              'listed',
-              'flagged as uploaded, but there is no image',
-            );
-          }
-          continue;
-        }
-        const path = join(folder!, file);
-        // A link could lead anywhere, another driver's image included: only plain files are read.
-        if (!(await lstat(path).catch(() => null))?.isFile()) {
-          skip(this.report, 'documents', `${uid}/${key}`, `${file} is not a plain file (a link?): not read`);
-          continue;
-        }
-        await this.writeDocument(db, driverId, `${uid}/${key}`, key, path);
-      }
-    }
-  }
-
-  /**
-   * The folder of a driver's images under `storage/images`: '' when there is none, null (reported)
-   * when the driver's key cannot name a folder there (`../` segments and the like) or the folder is a
-   * link. Nothing outside the storage folder is ever read.
-   */
-  private async imageFolderOf(uid: string): Promise<string | null> {
-    const images = join(this.options.storage!, 'images');
-    if (!isFolderName(uid)) {
-      skip(
-        this.report,
-        'documents',
-        uid,
-        'the driver key cannot name a folder of images: its images are not read',
-      );
-      return null;
-    }
-    const stat = await lstat(join(images, uid)).catch(() => null);
-    if (!stat) return '';
-    if (!stat.isDirectory()) {
-      skip(this.report, 'documents', uid, `images/${uid} is not a plain folder (a link?): not read`);
-      return null;
-    }
-    return join(images, uid);
-  }
-
-  private async writeDocument(db: Db, driverId: string, reportKey: string, key: string, path: string) {
-    const { report, options } = this;
-    let image: Awaited<ReturnType<typeof prepareDocumentImage>>;
-    try {
-      image = await prepareDocumentImage(await readFile(path), 'image/jpeg');
-    } catch (error) {
-      return skip(report, 'documents', reportKey, `image not usable: ${(error as Error).message}`);
-    }
-    const objectKey = documentObjectKey(driverId, key, image.extension);
-    const [existing] = await db
-      .select()
-      .from(driverDocuments)
-      .where(and(eq(driverDocuments.driverId, driverId), eq(driverDocuments.key, key)));
-    if (existing?.objectKey === objectKey && existing.status !== 'not_submitted') {
-      const stored = await options.objectStore.get(objectKey);
-      if (stored && sha256(stored.body) === sha256(image.body)) {
-        report.counts.documents.unchanged++;
-        return;
-      }
-    }
-    if (!options.dryRun) await options.objectStore.put(objectKey, image.body, image.contentType);
-    const values = {
-      status: 'submitted' as const,
-      objectKey,
-      contentType: image.contentType,
-      size: image.body.length,
-      uploadedAt: new Date(),
-      reviewedBy: null,
-      reviewedAt: null,
-      rejectionReason: null,
-    };
-    await db
-      .insert(driverDocuments)
-      .values({ driverId, key, ...values })
-      .onConflictDoUpdate({ target: [driverDocuments.driverId, driverDocuments.key], set: values });
-    report.counts.documents[existing ? 'updated' : 'new']++;
-  }
-}
-
-function sha256(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
 }
 
 function kindOfSection(section: string): ImportKind {
-  const kinds: Record<string, ImportKind> = {
-    city_dealer: 'dealers',
-    franchise: 'franchises',
-    driver: 'drivers',
-    customer: 'customers',
-    trips: 'trips',
-    state: 'rates',
-  };
-  return kinds[section] ?? 'trips';
-}
-
-/**
- * Whether a Firebase key can name one folder below another: none of the characters Firebase keeps
- * out of keys (. $ # [ ] /, control characters), so no `..`, no separator, nothing outside.
- */
-function isFolderName(key: string): boolean {
-  return (
-    key.length > 0 && /^[^./\\#$[\]]+$/.test(key) && ![...key].some((char) => char < ' ' || char === '\u007f')
-  );
+  return SECTION_KINDS[section] ?? 'trips';
 }

@@ -13,7 +13,14 @@ import {
   sealHashSecrets,
   type FirebaseHashParams,
 } from '../modules/auth/firebase-password';
-import { isRecord, textOf, timeOf, withStorableText } from './firebase-values';
+import {
+  isNestedDeeperThan,
+  isRecord,
+  MAX_RECORD_DEPTH,
+  textOf,
+  timeOf,
+  withStorableText,
+} from './firebase-values';
 import { describe } from './records';
 import { note, skip, type ImportKind, type ImportReport } from './report';
 
@@ -50,10 +57,12 @@ function roleOf(customAttributes: unknown): Role | null {
 
 /**
  * Reads the Authentication export (`{"users": [...]}`) as a stream, keeping the users who sign in
- * with an email: staff, by their claims. Phone users (drivers, customers) are passed over.
+ * with an email: staff, by their claims. Phone users (drivers, customers) are passed over, and so is
+ * a user nested deeper than any export holds (reported).
  */
-export async function readAuthExport(path: string): Promise<Map<string, AuthUser>> {
+export async function readAuthExport(path: string, report: ImportReport): Promise<Map<string, AuthUser>> {
   const users = new Map<string, AuthUser>();
+  let index = 0;
   await pipeline(
     createReadStream(path),
     parser.asStream(),
@@ -61,6 +70,12 @@ export async function readAuthExport(path: string): Promise<Map<string, AuthUser
     streamArray.asStream(),
     async function (items: AsyncIterable<{ value: unknown }>) {
       for await (const { value: read } of items) {
+        index++;
+        if (isNestedDeeperThan(read, MAX_RECORD_DEPTH)) {
+          const reason = `nested deeper than ${MAX_RECORD_DEPTH} levels, which no export holds: not read`;
+          skip(report, 'staffAccounts', `users[${index - 1}]`, reason);
+          continue;
+        }
         // Text PostgreSQL cannot hold (NUL, half a character) is left out, as in the database export.
         const value = withStorableText(read);
         if (!isRecord(value)) continue;
@@ -112,19 +127,22 @@ type AccountFields = {
   createdAt?: Date | null;
 };
 
+/**
+ * Staff accounts, from the Authentication export and the city_dealer and franchise nodes. Each call
+ * writes on the database or transaction it is given and counts in the report it is given (a batch's
+ * own, added to the run's once its transaction commits).
+ */
 export class StaffImport {
   /** Franchise uid to its dealer's uid, linked once every account exists. */
   private readonly dealerOf = new Map<string, string>();
 
   constructor(
-    private readonly db: Db,
-    private readonly report: ImportReport,
     private readonly users: Map<string, AuthUser>,
     private readonly hashParamsId: string | null,
   ) {}
 
   /** The staff of the Authentication export: users whose claims carry a role. */
-  async importAuthUsers(): Promise<void> {
+  async importAuthUsers(db: Db, report: ImportReport): Promise<void> {
     for (const user of this.users.values()) {
       if (!user.role) continue;
       const fields = {
@@ -134,20 +152,26 @@ export class StaffImport {
         disabled: user.disabled,
         createdAt: user.createdAt,
       };
-      await this.writeAccount('staffAccounts', user.uid, fields);
+      await this.writeAccount(db, report, 'staffAccounts', user.uid, fields);
     }
   }
 
   /** A city_dealer/{uid} or franchise/{uid} node. */
-  async importNode(role: 'city_dealer' | 'franchise', uid: string, value: unknown): Promise<void> {
+  async importNode(
+    db: Db,
+    report: ImportReport,
+    role: 'city_dealer' | 'franchise',
+    uid: string,
+    value: unknown,
+  ): Promise<void> {
     const kind: ImportKind = role === 'city_dealer' ? 'dealers' : 'franchises';
-    if (!isRecord(value)) return skip(this.report, kind, uid, `not a record (${describe(value)})`);
+    if (!isRecord(value)) return skip(report, kind, uid, `not a record (${describe(value)})`);
     const user = this.users.get(uid);
     const email = textOf(value.email) ?? user?.email;
-    if (!email) return skip(this.report, kind, uid, 'no email, here or in the Authentication export');
+    if (!email) return skip(report, kind, uid, 'no email, here or in the Authentication export');
     let state = textOf(value.state)?.toLowerCase() ?? null;
     if (state && !(STATES as readonly string[]).includes(state)) {
-      note(this.report, kind, uid, 'repaired', `state "${state}" is not one of the 30: left out`);
+      note(report, kind, uid, 'repaired', `state "${state}" is not one of the 30: left out`);
       state = null;
     }
     if (role === 'franchise') {
@@ -164,27 +188,21 @@ export class StaffImport {
       createdAt: user?.createdAt ?? timeOf(value.createdAt),
     };
     if (user?.role && user.role !== role) {
-      note(
-        this.report,
-        kind,
-        uid,
-        'listed',
-        `the Authentication claims say ${user.role}: kept as ${user.role}`,
-      );
+      note(report, kind, uid, 'listed', `the Authentication claims say ${user.role}: kept as ${user.role}`);
     }
-    await this.writeAccount(kind, uid, fields);
+    await this.writeAccount(db, report, kind, uid, fields);
   }
 
   /** Links each franchise to its dealer, now that both exist (whatever order the export had). */
-  async linkFranchises(): Promise<void> {
+  async linkFranchises(db: Db, report: ImportReport): Promise<void> {
     for (const [franchise, dealer] of this.dealerOf) {
-      const [found] = await this.db
+      const [found] = await db
         .select({ id: accounts.id })
         .from(accounts)
         .where(and(eq(accounts.firebaseKey, dealer), eq(accounts.role, 'city_dealer')));
       if (!found) {
         note(
-          this.report,
+          report,
           'franchises',
           franchise,
           'repaired',
@@ -192,7 +210,7 @@ export class StaffImport {
         );
         continue;
       }
-      await this.db
+      await db
         .update(accounts)
         .set({ dealerId: found.id })
         .where(
@@ -207,8 +225,13 @@ export class StaffImport {
     return { hash: user.passwordHash, salt: user.salt, paramsId: this.hashParamsId };
   }
 
-  private async writeAccount(kind: ImportKind, uid: string, given: AccountFields): Promise<void> {
-    const { db, report } = this;
+  private async writeAccount(
+    db: Db,
+    report: ImportReport,
+    kind: ImportKind,
+    uid: string,
+    given: AccountFields,
+  ): Promise<void> {
     // An account is a way into the console: its email must be one (not "not an email", nor a real
     // address with an invisible character after it, which would show in the admin reset list).
     const email = given.email.normalize('NFC').trim();
