@@ -42,7 +42,8 @@ import { responseSerializer } from './plugins/serializer';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { openapiTransform } from './plugins/openapi';
-import { healthRoutes } from './modules/health/routes';
+import { firebaseLinkRoutes, healthRoutes } from './modules/health/routes';
+import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
 import { languageFromHeader, languagePlugin } from './infra/language';
 import { metricsPlugin } from './infra/metrics';
 import { textGuardPlugin } from './plugins/text-guard';
@@ -75,6 +76,8 @@ export type AppOptions = {
   poolSize?: number;
   /** The route `npm run backup` streams a backup from: the server on the embedded database only. */
   backup?: BackupRoutesOptions;
+  /** The link to the apps' Firebase database, when FIREBASE_DATABASE_URL is set (firebase-link/). */
+  firebaseLink?: { status(): FirebaseLinkStatus };
 };
 
 /** Defaults of the limits a deployment may tune (config.ts reads them from the environment). */
@@ -92,6 +95,7 @@ export async function buildApp({
   logger = false,
   poolSize = 1,
   backup,
+  firebaseLink,
 }: AppOptions) {
   const requestTimeoutMs = (config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
   const behindProxy = config.trustProxy !== false;
@@ -314,7 +318,8 @@ export async function buildApp({
       await api.register(authRoutes, { db, ...config });
       await api.register(downloadTicketRoutes, { db });
       await api.register(settingsRoutes, config);
-      await api.register(healthRoutes, { db, locationBus });
+      await api.register(healthRoutes, { db, locationBus, firebaseLink });
+      await api.register(firebaseLinkRoutes, { firebaseLink });
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, {
         db,

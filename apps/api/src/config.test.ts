@@ -237,3 +237,58 @@ describe('.env and .env.example', () => {
     expect(readEnvFile({}, tempFolder())).toBeNull();
   });
 });
+
+describe('the Firebase link', () => {
+  const URL = 'https://bmet-prod-default-rtdb.asia-southeast1.firebasedatabase.app';
+
+  it('is off without FIREBASE_DATABASE_URL', () => {
+    expect(loadConfig({ JWT_SECRET: SECRET }).firebase).toBeNull();
+  });
+
+  it('takes a database secret, or a service account key file that exists', () => {
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: URL, FIREBASE_DATABASE_SECRET: 's' }).firebase,
+    ).toEqual({
+      address: { origin: URL, namespace: null },
+      credentials: { kind: 'secret', secret: 's' },
+    });
+    const keyFile = join(tempFolder(), 'key.json');
+    writeFileSync(keyFile, '{}');
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: URL, GOOGLE_APPLICATION_CREDENTIALS: keyFile })
+        .firebase?.credentials,
+    ).toEqual({ kind: 'service-account', keyFile });
+    expect(
+      configError({
+        JWT_SECRET: SECRET,
+        FIREBASE_DATABASE_URL: URL,
+        GOOGLE_APPLICATION_CREDENTIALS: `${keyFile}.gone`,
+      }).message,
+    ).toMatch(/GOOGLE_APPLICATION_CREDENTIALS: .* does not exist/);
+    expect(configError({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: URL }).message).toMatch(
+      /FIREBASE_DATABASE_URL: needs GOOGLE_APPLICATION_CREDENTIALS .* or FIREBASE_DATABASE_SECRET/,
+    );
+  });
+
+  it("goes to the emulator as Firebase's SDKs do, and to plain http on loopback only", () => {
+    expect(
+      loadConfig({
+        JWT_SECRET: SECRET,
+        FIREBASE_DATABASE_URL: URL,
+        FIREBASE_DATABASE_EMULATOR_HOST: '127.0.0.1:9000',
+      }).firebase,
+    ).toEqual({
+      address: { origin: 'http://127.0.0.1:9000', namespace: 'bmet-prod-default-rtdb' },
+      credentials: { kind: 'emulator' },
+    });
+    expect(
+      loadConfig({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: 'http://127.0.0.1:9000/?ns=demo' }).firebase,
+    ).toEqual({
+      address: { origin: 'http://127.0.0.1:9000', namespace: 'demo' },
+      credentials: { kind: 'none' },
+    });
+    expect(
+      configError({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: 'http://db.example.in/?ns=demo' }).message,
+    ).toMatch(/FIREBASE_DATABASE_URL: .*https/);
+  });
+});

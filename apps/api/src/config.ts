@@ -6,6 +6,7 @@ import { parseEnv } from 'node:util';
 import { z } from 'zod';
 import { REPO_ROOT } from './paths';
 import { ROLES, type Role } from '@bmet/shared/constants';
+import { resolveAddress, type FirebaseAddress, type FirebaseCredentials } from './firebase-link/rest-client';
 
 export { REPO_ROOT } from './paths';
 
@@ -110,13 +111,28 @@ export const envSchema = z.object({
     .optional(),
   MAIL_FROM: z.string().min(3).default('Book-My-ETaxi <no-reply@bookmyetaxi.in>'),
   APP_URL: z.url({ message: 'must be a URL such as https://console.bookmyetaxi.in' }).optional(),
+  FIREBASE_DATABASE_URL: z
+    .url({
+      message:
+        'must be the database URL, such as https://PROJECT-default-rtdb.asia-southeast1.firebasedatabase.app',
+    })
+    .optional(),
+  FIREBASE_DATABASE_SECRET: z.string().min(1).optional(),
+  GOOGLE_APPLICATION_CREDENTIALS: z.string().min(1).optional(),
+  FIREBASE_DATABASE_EMULATOR_HOST: z
+    .string()
+    .regex(/^[^/\s:]+:\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9000')
+    .optional(),
   REQUIRE_SECOND_FACTOR: z
     .string()
     .default('')
-    .transform((text) => text.split(',').map((role) => role.trim()).filter(Boolean))
-    .pipe(
-      z.array(z.enum(ROLES, { message: `must list roles among ${ROLES.join(', ')}, comma-separated` })),
-    ),
+    .transform((text) =>
+      text
+        .split(',')
+        .map((role) => role.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.enum(ROLES, { message: `must list roles among ${ROLES.join(', ')}, comma-separated` }))),
 });
 
 export type Config = {
@@ -163,6 +179,13 @@ export type Config = {
   mail: { smtpUrl: string | undefined; from: string; appUrl: string };
   /** The roles whose accounts must pass a second factor at sign-in (REQUIRE_SECOND_FACTOR). */
   requireSecondFactor: Role[];
+  /** The link to the apps' Firebase Realtime Database, when FIREBASE_DATABASE_URL is set. */
+  firebase: FirebaseLinkConfig | null;
+};
+
+export type FirebaseLinkConfig = {
+  address: FirebaseAddress;
+  credentials: FirebaseCredentials;
 };
 
 export class ConfigError extends Error {}
@@ -246,6 +269,41 @@ export function loadDatabaseConfig(env: NodeJS.ProcessEnv = process.env): {
   return { databaseUrl: parsed.data.DATABASE_URL, dataDir: resolveFromInvocation(parsed.data.DATA_DIR) };
 }
 
+/**
+ * The Firebase link's address and credentials. Like Firebase's SDKs, FIREBASE_DATABASE_EMULATOR_HOST
+ * sends it to the emulator with the emulator's owner credentials; otherwise a database secret or a
+ * service account key is needed (none for a plain http server on a loopback address).
+ */
+function readFirebaseLink(e: z.infer<typeof envSchema>): FirebaseLinkConfig | null {
+  if (!e.FIREBASE_DATABASE_URL) return null;
+  const fail = (message: string) =>
+    new ConfigError(`Invalid configuration:\n  FIREBASE_DATABASE_URL: ${message}`);
+  let address: FirebaseAddress;
+  try {
+    address = resolveAddress(e.FIREBASE_DATABASE_URL, e.FIREBASE_DATABASE_EMULATOR_HOST);
+  } catch (error) {
+    throw fail((error as Error).message);
+  }
+  let credentials: FirebaseCredentials;
+  if (e.FIREBASE_DATABASE_EMULATOR_HOST) credentials = { kind: 'emulator' };
+  else if (e.FIREBASE_DATABASE_SECRET) credentials = { kind: 'secret', secret: e.FIREBASE_DATABASE_SECRET };
+  else if (e.GOOGLE_APPLICATION_CREDENTIALS) {
+    const keyFile = resolveFromInvocation(e.GOOGLE_APPLICATION_CREDENTIALS);
+    if (!existsSync(keyFile)) {
+      throw new ConfigError(
+        `Invalid configuration:\n  GOOGLE_APPLICATION_CREDENTIALS: ${keyFile} does not exist`,
+      );
+    }
+    credentials = { kind: 'service-account', keyFile };
+  } else if (address.origin.startsWith('http:')) credentials = { kind: 'none' };
+  else {
+    throw fail(
+      'needs GOOGLE_APPLICATION_CREDENTIALS (a service account key file) or FIREBASE_DATABASE_SECRET',
+    );
+  }
+  return { address, credentials };
+}
+
 /** Parses the environment, failing with one readable line per bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return readConfig(env, { signsTokens: true }) as Config;
@@ -326,5 +384,6 @@ function readConfig(
       appUrl: (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     },
     requireSecondFactor: e.REQUIRE_SECOND_FACTOR,
+    firebase: readFirebaseLink(e),
   };
 }

@@ -1,6 +1,8 @@
 import type { Writable } from 'node:stream';
 import { buildApp } from './app';
 import { createLocationBus } from './infra/create-location-bus';
+import { FirebaseLink } from './firebase-link/link';
+import { FirebaseRestClient } from './firebase-link/rest-client';
 import { createObjectStore } from './infra/create-object-store';
 import { ConfigError, loadConfig, severalInstanceWarnings } from './config';
 import { analyzeDatabase, openDatabase, POOL_SIZE, vacuumWhereNeeded } from './db/client';
@@ -59,6 +61,9 @@ async function main() {
         write: (out: Writable) => writeBackup({ database: { dump }, objectsRoot }, out),
       }
     : undefined;
+  // The link to the apps' Firebase database (FIREBASE_DATABASE_URL): started once the server
+  // listens; its positions reach the maps of every instance through the location bus.
+  let firebaseLink: FirebaseLink | undefined;
   const app = await buildApp({
     config,
     db: database.db,
@@ -67,7 +72,15 @@ async function main() {
     logger,
     poolSize: database.kind === 'postgres' ? POOL_SIZE : 1,
     backup,
+    firebaseLink: config.firebase ? { status: () => firebaseLink!.status() } : undefined,
   });
+  if (config.firebase) {
+    firebaseLink = new FirebaseLink(
+      database.db,
+      new FirebaseRestClient(config.firebase.address, config.firebase.credentials),
+      { logger: app.log, publish: (event) => locationBus.publish(event) },
+    );
+  }
 
   if (config.demoData && (await isDatabaseEmpty(database.db))) {
     app.log.info('Empty database: loading the demo data (a few seconds)...');
@@ -169,6 +182,7 @@ async function main() {
     clearTimeout(firstCleanUp);
     clearInterval(cleanUpTimer);
     try {
+      await firebaseLink?.stop();
       await reminders.stop();
       reminderMailer.close();
       await app.close();
@@ -186,6 +200,13 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   if (backup)
     removeControl = writeControl(config.dataDir, { url: loopbackUrl(app.addresses()), key: backup.key });
+  if (firebaseLink) {
+    firebaseLink.start();
+    app.log.info(
+      { database: config.firebase!.address.origin },
+      "Firebase link: following the apps' database",
+    );
+  }
   const url = `http://localhost:${config.port}`;
   const store = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}`;
   app.log.info({ url, database: store }, `Book-My-ETaxi staff console: ${url}`);

@@ -34,6 +34,8 @@ export const PERMISSIONS = {
   'car-rates': { list: ADMIN, update: ADMIN },
   audit: { list: ADMIN_DEALER },
   compliance: { list: ALL },
+  /** The link to the apps' Firebase database: its state, for admins. */
+  'firebase-link': { view: ADMIN },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

@@ -736,3 +736,13 @@ export const tripMessages = pgTable(
   },
   (t) => [index('trip_messages_trip_idx').on(t.tripId, t.firebaseKey)],
 );
+
+/**
+ * Who follows the company's Firebase database: one instance at a time holds the lease and renews
+ * it; when it stops renewing (it died), another takes it once it has expired.
+ */
+export const firebaseLinkLease = pgTable('firebase_link_lease', {
+  name: text('name').primaryKey(),
+  holder: text('holder').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -7,8 +7,19 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { LocationBus } from '../../infra/location-bus';
 import { MIGRATIONS } from '../../paths';
+import {
+  firebaseLinkResponseSchema,
+  firebaseLinkStatusSchema,
+  type FirebaseLinkStatus,
+} from '@bmet/shared/schemas/firebase-link';
+import { errorResponses } from '../../lib/error-responses';
 
-export type HealthRoutesOptions = { db: Db; locationBus: LocationBus };
+export type HealthRoutesOptions = {
+  db: Db;
+  locationBus: LocationBus;
+  /** The Firebase link, when configured: reported, never a reason to refuse traffic. */
+  firebaseLink?: { status(): FirebaseLinkStatus };
+};
 
 const MIGRATION_COUNT = (
   JSON.parse(readFileSync(join(MIGRATIONS, 'meta/_journal.json'), 'utf8')) as {
@@ -19,7 +30,13 @@ const MIGRATION_COUNT = (
 const CHECK_TIMEOUT_MS = 2000;
 
 const checkSchema = z.object({ name: z.string(), ok: z.boolean(), error: z.string().optional() });
-const readySchema = z.object({ status: z.enum(['ready', 'not ready']), checks: z.array(checkSchema) });
+const readySchema = z.object({
+  status: z.enum(['ready', 'not ready']),
+  checks: z.array(checkSchema),
+  firebaseLink: firebaseLinkStatusSchema
+    .pick({ following: true, connectedSince: true, lastEventAt: true })
+    .optional(),
+});
 
 /** Runs a check with a time limit: a probe must get its answer even from a hung database. */
 async function check(name: string, work: () => Promise<void>): Promise<z.infer<typeof checkSchema>> {
@@ -47,7 +64,10 @@ async function check(name: string, work: () => Promise<void>): Promise<z.infer<t
  * `/api/ready` only when the database answers with every migration applied and Redis answers when
  * it is configured (readiness: a load balancer sends no traffic before).
  */
-export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (app, { db, locationBus }) => {
+export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
+  app,
+  { db, locationBus, firebaseLink },
+) => {
   app.get(
     '/health',
     {
@@ -83,7 +103,39 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (a
         ...(locationBus.ping ? [check('redis', () => locationBus.ping!())] : []),
       ]);
       const ready = checks.every((c) => c.ok);
-      return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+      const link = firebaseLink?.status();
+      return reply.status(ready ? 200 : 503).send({
+        status: ready ? 'ready' : 'not ready',
+        checks,
+        ...(link
+          ? {
+              firebaseLink: {
+                following: link.following,
+                connectedSince: link.connectedSince,
+                lastEventAt: link.lastEventAt,
+              },
+            }
+          : {}),
+      });
     },
+  );
+};
+
+/** GET /api/firebase-link: what the link to the apps' Firebase database is doing (admins). */
+export const firebaseLinkRoutes: FastifyPluginAsyncZod<{
+  firebaseLink?: { status(): FirebaseLinkStatus };
+}> = async (app, { firebaseLink }) => {
+  app.get(
+    '/firebase-link',
+    {
+      config: { access: ['firebase-link', 'view'] },
+      schema: {
+        tags: ['operations'],
+        summary:
+          "The link to the apps' Firebase database: following or not, since when, what it applied, its last errors",
+        response: { 200: firebaseLinkResponseSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ data: firebaseLink?.status() ?? null }),
   );
 };

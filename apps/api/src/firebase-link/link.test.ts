@@ -1,0 +1,212 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray, sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LocationEvent } from '@bmet/shared/schemas/driver';
+import { drivers, trips } from '../db/schema';
+import { rowsOf } from '../db/rows';
+import { createAccount } from '../seed/factories';
+import { authHeader, issueToken, useTestApp } from '../../test/test-app';
+import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../../test/firebase-server';
+import { FirebaseLink } from './link';
+import { FirebaseRestClient, resolveAddress } from './rest-client';
+
+const t = useTestApp();
+const running: { link: FirebaseLink; server: FirebaseServer }[] = [];
+afterEach(async () => {
+  for (const { link, server } of running.splice(0)) {
+    await link.stop();
+    await server.close();
+  }
+});
+
+const quiet = { info: () => {}, warn: () => {} };
+
+/** Keys of this test alone: the database is shared with the other tests of the run. */
+function keys() {
+  const run = randomUUID().slice(0, 8);
+  return {
+    driver: `drv-${run}`,
+    customer: `cust-${run}`,
+    trip: (n: number) => `-Nlink${run}${String(n).padStart(6, '0')}`,
+  };
+}
+
+const booking = (customer: string, title: string): FirebaseJson => ({
+  title,
+  body: 'Please Pickup me',
+  phoneNumber: '9123456789',
+  id: customer,
+  car: 'sedan',
+  date: '2026-11-28 10:15:00.000000',
+  price: '250',
+  distance: '12',
+  'pick-up': { location: 'MG Road', lat: 12.97, long: 77.59 },
+  destination: { location: 'Airport', lat: 13.2, long: 77.7 },
+  tripStarted: false,
+  isFinished: false,
+});
+
+const driverNode = (name: string): FirebaseJson => ({
+  name,
+  phoneNumber: '9876543210',
+  email: '',
+  amount: 450,
+  car_details: { car_model: 'Nexon EV', vehicle_number: 'KA01AB1234', car_type: 'sedan' },
+});
+
+function link(server: FirebaseServer, events: LocationEvent[] = []) {
+  const client = new FirebaseRestClient(resolveAddress(server.url), { kind: 'none' });
+  const instance = new FirebaseLink(t.db, client, {
+    logger: quiet,
+    publish: async (event) => {
+      events.push(event);
+    },
+  });
+  running.push({ link: instance, server });
+  instance.start();
+  return instance;
+}
+
+async function eventually<T>(
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const tripsOf = (firebaseKeys: string[]) =>
+  t.db
+    .select({ key: trips.firebaseKey, title: trips.title, driverId: trips.driverId })
+    .from(trips)
+    .where(inArray(trips.firebaseKey, firebaseKeys));
+
+describe('the Firebase link', () => {
+  it('brings in what the database holds, then each booking and change as the apps write them', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({
+      data: {
+        driver: { [k.driver]: driverNode('Ravi Kumar') },
+        customer: { [k.customer]: { name: 'Asha Rao', phoneNumber: '9123456789' } },
+        trips: { [k.trip(1)]: booking(k.customer, 'Asha Rao') },
+      },
+    });
+    link(server);
+    expect(
+      await eventually(
+        () => tripsOf([k.trip(1)]),
+        (rows) => rows.length === 1,
+      ),
+    ).toHaveLength(1);
+
+    // A new booking, as the customer app writes it.
+    server.tree.set(`trips/${k.trip(2)}`, booking(k.customer, 'Meera Iyer'));
+    const [added] = await eventually(
+      () => tripsOf([k.trip(2)]),
+      (rows) => rows.length === 1,
+    );
+    expect(added).toMatchObject({ title: 'Meera Iyer', driverId: null });
+
+    // A driver accepts: the driver app writes driver_info inside the trip.
+    server.tree.set(`trips/${k.trip(2)}/driver_info`, {
+      name: 'Ravi Kumar',
+      vehicleNumber: 'KA01AB1234',
+      phoneNumber: '9876543210',
+      id: k.driver,
+      applied: 'done',
+    });
+    const [driver] = await t.db
+      .select({ id: drivers.id })
+      .from(drivers)
+      .where(eq(drivers.firebaseKey, k.driver));
+    const [assigned] = await eventually(
+      () => tripsOf([k.trip(2)]),
+      (rows) => rows[0]?.driverId === driver!.id,
+    );
+    expect(assigned!.driverId).toBe(driver!.id);
+
+    // What staff see: the trip in the console's list.
+    const admin = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, admin);
+    const listed = await t.app.inject({ url: '/api/trips?q=Meera%20Iyer', headers: authHeader(token) });
+    const listedTitles = Object.values(listed.json().data as Record<string, { title: string }>).map(
+      (trip) => trip.title,
+    );
+    expect(listedTitles).toContain('Meera Iyer');
+  });
+
+  it("stores a driver's new position and publishes it to the maps", async () => {
+    const k = keys();
+    const server = await startFirebaseServer({ data: { driver: { [k.driver]: driverNode('Sunil Patil') } } });
+    const events: LocationEvent[] = [];
+    link(server, events);
+    const row = () => t.db.select().from(drivers).where(eq(drivers.firebaseKey, k.driver));
+    const [driver] = await eventually(row, (rows) => rows.length === 1);
+    server.tree.set(`driver/${k.driver}/position`, { lat: 18.52, long: '73.85' });
+    const [moved] = await eventually(row, (rows) => rows[0]?.lat === 18.52);
+    expect(moved).toMatchObject({ lat: 18.52, long: 73.85 });
+    expect(events).toContainEqual(expect.objectContaining({ driverId: driver!.id, lat: 18.52, long: 73.85 }));
+  });
+
+  it('after a stop, applies every booking made meanwhile exactly once', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
+    const first = link(server);
+    await eventually(
+      async () => first.status().applied.customers ?? 0,
+      (applied) => applied >= 1,
+    );
+    await first.stop();
+    const written = Array.from({ length: 100 }, (_, i) => k.trip(i));
+    server.tree.update(
+      'trips',
+      Object.fromEntries(written.map((key, i) => [key, booking(k.customer, `Rider ${i}`)])),
+    );
+    link(server);
+    const rows = await eventually(
+      () => tripsOf(written),
+      (found) => found.length === 100,
+    );
+    expect(rows).toHaveLength(100);
+    const [counted] = rowsOf(
+      await t.db.execute(
+        sql`select count(*)::int as n, count(distinct firebase_key)::int as keys from trips where firebase_key like ${`${k.trip(0).slice(0, -6)}%`}`,
+      ),
+    );
+    expect(counted).toEqual({ n: 100, keys: 100 });
+  });
+
+  it('reconnects when the server cancels the stream, and catches up', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
+    const instance = link(server);
+    await eventually(
+      async () => instance.status().applied.customers ?? 0,
+      (applied) => applied >= 1,
+    );
+    server.cancelStreams(undefined, 'Permission denied.');
+    server.tree.set(`trips/${k.trip(7)}`, booking(k.customer, 'After the cancel'));
+    expect(
+      await eventually(
+        () => tripsOf([k.trip(7)]),
+        (rows) => rows.length === 1,
+      ),
+    ).toHaveLength(1);
+    expect(instance.status().reconnects).toBeGreaterThanOrEqual(1);
+    expect(instance.status().lastErrors[0]?.message).toMatch(/cancel/);
+  });
+
+  it('is followed by one instance at a time', async () => {
+    const server = await startFirebaseServer({ data: {} });
+    const one = link(server);
+    await eventually(async () => one.status().following, Boolean);
+    const other = link(server);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([one.status().following, other.status().following]).toEqual([true, false]);
+  });
+});

@@ -1,0 +1,308 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { sql } from 'drizzle-orm';
+import type { LocationEvent } from '@bmet/shared/schemas/driver';
+import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
+import type { Db } from '../db/client';
+import { rowsOf } from '../db/rows';
+import {
+  applyRecords,
+  FOLLOWED_SECTIONS,
+  positionOf,
+  storePositions,
+  type FirebaseRecord,
+  type FollowedSection,
+} from './apply';
+import type { FirebaseRestClient, StreamEvent } from './rest-client';
+
+/**
+ * The link that follows the company's Firebase Realtime Database as the apps write it: one stream
+ * per followed node (rates, drivers, customers, trips). A stream's first event holds the whole node
+ * (what changed while the console was away is in it); every event after it is applied as it comes.
+ * A change inside a record (a driver accepting a trip writes `trips/{key}/driver_info`) re-reads that
+ * record whole, so the import's mapping sees it as it would; a driver's new position is stored at
+ * once, as a device report is, and published to the maps.
+ *
+ * One instance follows at a time: it holds a lease in the database, renewed every 10 s; when it dies,
+ * another takes the lease once it expires (30 s) and catches up from the streams' first events.
+ * Any failure (the server unreachable, a stream closed mid-event, 401, `cancel`, `auth_revoked`)
+ * closes every stream and opens them again after a backoff, with fresh credentials.
+ */
+
+const LEASE = 'firebase-link';
+export const LEASE_MS = 30_000;
+const RENEW_MS = 10_000;
+const BATCH = 500;
+const MAX_BACKOFF_MS = 30_000;
+/** Records changed inside (not replaced whole) are read again in groups, a few at a time. */
+const REREAD_DELAY_MS = 50;
+
+export type LinkLogger = {
+  info: (object: object, message: string) => void;
+  warn: (object: object, message: string) => void;
+};
+
+export type LinkStatus = FirebaseLinkStatus;
+
+class LeaseLost extends Error {}
+
+export class FirebaseLink {
+  private readonly holder = `${hostname()} ${process.pid} ${randomUUID().slice(0, 8)}`;
+  private controller: AbortController | null = null;
+  private running: Promise<void> | null = null;
+  private readonly state: LinkStatus = {
+    following: false,
+    connectedSince: null,
+    lastEventAt: null,
+    applied: {},
+    positions: 0,
+    skipped: 0,
+    reconnects: 0,
+    lastErrors: [],
+  };
+  /** Records to read again, per section. */
+  private readonly stale = new Map<FollowedSection, Set<string>>();
+  private rereadTimer: NodeJS.Timeout | null = null;
+  private rereading: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly client: FirebaseRestClient,
+    private readonly options: {
+      logger: LinkLogger;
+      publish?: (event: LocationEvent) => Promise<void>;
+      /** Called after each applied change (tests wait on it). */
+      onApplied?: () => void;
+    },
+  ) {}
+
+  status(): LinkStatus {
+    return structuredClone(this.state);
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.controller = new AbortController();
+    this.running = this.run(this.controller.signal);
+  }
+
+  async stop(): Promise<void> {
+    this.controller?.abort();
+    await this.running?.catch(() => undefined);
+    await this.rereading.catch(() => undefined);
+    this.running = null;
+    if (this.state.following) await this.releaseLease().catch(() => undefined);
+    this.state.following = false;
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    let backoff = 1000;
+    while (!signal.aborted) {
+      if (!(await this.takeLease().catch(() => false))) {
+        this.state.following = false;
+        await sleep(RENEW_MS, signal);
+        continue;
+      }
+      this.state.following = true;
+      const round = new AbortController();
+      const stopRound = () => round.abort();
+      signal.addEventListener('abort', stopRound, { once: true });
+      const renewal = setInterval(() => {
+        this.takeLease().then(
+          (held) => {
+            if (!held) round.abort(new LeaseLost('another instance holds the lease'));
+          },
+          () => round.abort(new LeaseLost('the lease could not be renewed')),
+        );
+      }, RENEW_MS);
+      const started = Date.now();
+      try {
+        await this.followAll(round.signal);
+      } catch (error) {
+        if (!signal.aborted) this.failed(error);
+      } finally {
+        clearInterval(renewal);
+        signal.removeEventListener('abort', stopRound);
+        round.abort();
+        this.state.connectedSince = null;
+      }
+      if (signal.aborted) return;
+      if (round.signal.reason instanceof LeaseLost) this.state.following = false;
+      this.state.reconnects += 1;
+      // A link that ran a while starts its backoff afresh.
+      if (Date.now() - started > 60_000) backoff = 1000;
+      await sleep(backoff, signal);
+      backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+    }
+  }
+
+  private failed(error: unknown): void {
+    const message = error instanceof Error ? error.message : String(error);
+    this.state.lastErrors = [{ at: new Date().toISOString(), message }, ...this.state.lastErrors].slice(
+      0,
+      10,
+    );
+    this.options.logger.warn({ err: error }, `Firebase link: ${message}; reconnecting`);
+  }
+
+  /** Follows every section until one stream ends or fails: then all are closed, to be opened again. */
+  private async followAll(signal: AbortSignal): Promise<void> {
+    const round = new AbortController();
+    const both = AbortSignal.any([signal, round.signal]);
+    this.state.connectedSince = new Date().toISOString();
+    try {
+      await Promise.race(FOLLOWED_SECTIONS.map((section) => this.follow(section, both)));
+    } finally {
+      round.abort();
+    }
+  }
+
+  private async follow(section: FollowedSection, signal: AbortSignal): Promise<void> {
+    for await (const event of this.client.follow(section, signal)) {
+      this.state.lastEventAt = new Date().toISOString();
+      await this.handle(section, event);
+    }
+    if (!signal.aborted) throw new Error(`the server closed the stream of ${section}`);
+  }
+
+  private async handle(section: FollowedSection, event: StreamEvent): Promise<void> {
+    switch (event.event) {
+      case 'keep-alive':
+        return;
+      case 'malformed':
+        this.state.skipped += 1;
+        this.options.logger.warn(
+          { section, event: event.name },
+          'Firebase link: an event it cannot read, skipped',
+        );
+        return;
+      case 'cancel':
+      case 'auth_revoked':
+        this.client.refreshCredentials();
+        throw new Error(`the server sent ${event.event} on ${section} (${JSON.stringify(event.reason)})`);
+      case 'put':
+      case 'patch':
+        return this.change(section, event.event, event.path, event.data);
+    }
+  }
+
+  /**
+   * A put or patch at a path relative to the section. At "/" a put holds the whole section (the
+   * stream's first event) and a patch some of its records whole; deeper, the path names a record
+   * and perhaps a place inside it.
+   */
+  private async change(section: FollowedSection, kind: 'put' | 'patch', path: string, data: unknown) {
+    const [key, ...inside] = path.split('/').filter(Boolean);
+    if (key === undefined) {
+      const entries = data && typeof data === 'object' ? Object.entries(data as Record<string, unknown>) : [];
+      const whole: FirebaseRecord[] = [];
+      for (const [child, value] of entries) {
+        // A patch may name places inside records ("t1/status"): those records are read again.
+        if (kind === 'patch' && child.includes('/'))
+          this.markStale(section, child.split('/')[0]!, child.split('/').slice(1));
+        else whole.push({ key: child, value });
+      }
+      for (let i = 0; i < whole.length; i += BATCH) await this.apply(section, whole.slice(i, i + BATCH));
+      return;
+    }
+    if (inside.length === 0 && kind === 'put') return this.apply(section, [{ key, value: data }]);
+    if (section === 'driver' && inside[0] === 'position') {
+      const position = inside.length === 1 && kind === 'put' ? positionOf(data) : null;
+      if (position) return this.positions([{ key, ...position }]);
+    }
+    this.markStale(section, key, inside);
+  }
+
+  private async apply(section: FollowedSection, records: FirebaseRecord[]): Promise<void> {
+    const present = records.filter((record) => record.value !== null);
+    // A record removed in Firebase stays in the console: its history is the company's.
+    this.state.skipped += records.length - present.length;
+    const report = await applyRecords(this.db, section, present);
+    for (const [kind, counts] of Object.entries(report.counts)) {
+      const total = counts.new + counts.updated + counts.unchanged;
+      if (total > 0) this.state.applied[kind] = (this.state.applied[kind] ?? 0) + total;
+      this.state.skipped += counts.skipped;
+    }
+    if (section === 'driver') {
+      // The positions a driver record holds are the drivers' newest: they reach the maps too.
+      const positions = present.flatMap(({ key, value }) => {
+        const position = positionOf((value as { position?: unknown } | null)?.position);
+        return position ? [{ key, ...position }] : [];
+      });
+      await this.positions(positions, { quiet: true });
+    }
+    this.options.onApplied?.();
+  }
+
+  private async positions(
+    positions: { key: string; lat: number; long: number }[],
+    { quiet = false }: { quiet?: boolean } = {},
+  ): Promise<void> {
+    if (positions.length === 0) return;
+    const events = await storePositions(this.db, positions);
+    this.state.positions += quiet ? 0 : events.length;
+    for (const event of events) {
+      this.options.publish?.(event).catch((error: unknown) => {
+        this.options.logger.warn({ err: error }, 'Firebase link: could not publish a driver position');
+      });
+    }
+    if (!quiet) this.options.onApplied?.();
+  }
+
+  private markStale(section: FollowedSection, key: string, _inside: string[]): void {
+    let keys = this.stale.get(section);
+    if (!keys) this.stale.set(section, (keys = new Set()));
+    keys.add(key);
+    if (this.rereadTimer) return;
+    this.rereadTimer = setTimeout(() => {
+      this.rereadTimer = null;
+      this.rereading = this.rereading
+        .then(() => this.rereadStale())
+        .catch((error: unknown) => this.failed(error));
+    }, REREAD_DELAY_MS);
+  }
+
+  /** Reads whole the records changed inside, and applies them. */
+  private async rereadStale(): Promise<void> {
+    const work = [...this.stale.entries()];
+    this.stale.clear();
+    for (const [section, keys] of work) {
+      const records: FirebaseRecord[] = [];
+      for (const key of keys) records.push({ key, value: await this.client.get(`${section}/${key}`) });
+      for (let i = 0; i < records.length; i += BATCH) await this.apply(section, records.slice(i, i + BATCH));
+    }
+  }
+
+  /** Takes or renews the lease; false when another live instance holds it. */
+  private async takeLease(): Promise<boolean> {
+    const until = new Date(Date.now() + LEASE_MS).toISOString();
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        insert into firebase_link_lease as l (name, holder, expires_at)
+        values (${LEASE}, ${this.holder}, ${until}::timestamptz)
+        on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
+        where l.holder = excluded.holder or l.expires_at < now()
+        returning l.holder`),
+    );
+    return rows.length > 0;
+  }
+
+  private async releaseLease(): Promise<void> {
+    await this.db.execute(
+      sql`delete from firebase_link_lease where name = ${LEASE} and holder = ${this.holder}`,
+    );
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

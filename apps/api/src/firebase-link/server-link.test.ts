@@ -1,0 +1,102 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startFirebaseServer, type FirebaseJson } from '../../test/firebase-server';
+import { killServerProcesses, startServerProcess, stopServerProcess } from '../../test/server-process';
+
+/**
+ * Started as an operator starts it: a server pointed at a database that speaks Firebase's protocol
+ * and holds an export fills from it, then follows what the apps write.
+ */
+
+const folders: string[] = [];
+afterAll(() => {
+  killServerProcesses();
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+const FIXTURE = join(import.meta.dirname, '../import/fixtures/database.json');
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('a server with FIREBASE_DATABASE_URL', () => {
+  it('fills from the database, reports the link, and follows a new booking', async () => {
+    const firebase = await startFirebaseServer({
+      data: JSON.parse(readFileSync(FIXTURE, 'utf8')) as FirebaseJson,
+      auth: { secret: 'link-test-secret' },
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'bmet-link-'));
+    folders.push(dataDir);
+    const server = await startServerProcess({
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'true',
+      DEMO_PASSWORD: 'link-test-demo-password',
+      FIREBASE_DATABASE_URL: firebase.url,
+      FIREBASE_DATABASE_SECRET: 'link-test-secret',
+    });
+    try {
+      const ready = await until(
+        async () =>
+          (await fetch(`${server.baseUrl}/api/ready`)).json() as Promise<{
+            firebaseLink?: { following: boolean; lastEventAt: string | null };
+          }>,
+        (body) => Boolean(body.firebaseLink?.lastEventAt),
+      );
+      expect(ready.firebaseLink).toMatchObject({ following: true, lastEventAt: expect.any(String) });
+      // Every request carried the database secret.
+      expect(firebase.requests.length).toBeGreaterThan(0);
+      expect(firebase.requests.every((request) => request.query.auth === 'link-test-secret')).toBe(true);
+      expect(server.output()).toContain('Firebase link');
+
+      // A booking written by the customer app appears in the trip list staff read.
+      const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'admin@bookmyetaxi.test',
+          password: 'link-test-demo-password',
+          role: 'admin',
+        }),
+      });
+      const { idToken } = ((await signIn.json()) as { data: { idToken: string } }).data;
+      firebase.tree.set('trips/-NzLinkTest000000001', {
+        title: 'Zebulon Firebaselink',
+        body: 'Please Pickup me',
+        phoneNumber: '9000000001',
+        id: 'cust1',
+        car: 'mini',
+        date: '2026-11-28 09:00:00.000000',
+        price: '180',
+        distance: '6',
+        'pick-up': { location: 'Station Road', lat: 18.5, long: 73.8 },
+        destination: { location: 'Temple Road', lat: 18.52, long: 73.85 },
+        tripStarted: false,
+        isFinished: false,
+      });
+      const titles = await until(
+        async () => {
+          const answer = await fetch(`${server.baseUrl}/api/trips?q=Zebulon`, {
+            headers: { authorization: `Bearer ${idToken}` },
+          });
+          const body = (await answer.json()) as { data: Record<string, { title: string }> };
+          return Object.values(body.data).map((trip) => trip.title);
+        },
+        (found) => found.length > 0,
+      );
+      expect(titles).toEqual(['Zebulon Firebaselink']);
+    } finally {
+      await stopServerProcess(server);
+      await firebase.close();
+    }
+  }, 120_000);
+});
