@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, signInThroughUi, test } from './fixtures';
 import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
@@ -7,20 +7,6 @@ import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
  * axe-core on every screen, in both colour schemes and at both widths (the phone project runs the
  * tests tagged @phone): no serious or critical violation of WCAG 2.1 A and AA.
  */
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      nodes: violation.nodes
-        .slice(0, 5)
-        .map((node) => `${node.target.join(' ')}: ${node.failureSummary ?? ''}`),
-      count: violation.nodes.length,
-    }));
-}
 
 type Screen = { path: string; title: string | RegExp | null; open?: (page: Page) => Promise<void> };
 

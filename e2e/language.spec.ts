@@ -54,13 +54,13 @@ test.describe('the language switch', () => {
 
     await expect(html).toHaveAttribute('lang', 'hi');
     await expect(page.getByRole('heading', { name: 'एडमिन साइन इन' })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'साइन इन करें' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'साइन इन करें', exact: true })).toBeVisible();
     await expect(page.getByRole('group', { name: 'भाषा' })).toBeVisible();
 
     // The server answers in the language of the screen.
     await page.getByLabel(/^ईमेल/).fill(ACCOUNTS.admin.email);
     await page.getByLabel(/^पासवर्ड/).fill('not-the-password');
-    await page.getByRole('button', { name: 'साइन इन करें' }).click();
+    await page.getByRole('button', { name: 'साइन इन करें', exact: true }).click();
     await expect(page.getByText('ईमेल या पासवर्ड गलत है।')).toBeVisible();
 
     await page.reload();

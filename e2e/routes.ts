@@ -17,6 +17,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/cityDealer', title: 'City Dealers', roles: ['admin'] },
   { path: '/displayFranchise', title: 'Franchises', roles: ['admin', 'city_dealer'] },
   { path: '/profile', title: 'Profile', roles: ['admin'] },
+  { path: '/second-factor', title: 'Second factor', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/update-password', title: 'Update Password', roles: ['admin'] },
   { path: '/manage-prices', title: 'Manage Car Rates by State', roles: ['admin'] },
   { path: '/compliance', title: 'Document compliance', roles: ['admin', 'city_dealer', 'franchise'] },

@@ -58,6 +58,7 @@ const EXPECTED: [Permission, Role[], string][] = [
   // Editing and removing dealers and franchises belong to those who create them.
   [['audit', 'list'], ADMIN_DEALER, 'issue: the audit trail (admin; a city dealer its records)'],
   [['compliance', 'list'], ALL, 'issue: /compliance, every role in scope'],
+  [['firebase-link', 'view'], ADMIN, 'issue: the Firebase link, for admins'],
   [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],
   [['city-dealers', 'delete'], ADMIN, 'spec 7: DELETE /city_dealer/{id} from the admin list'],
   [['franchises', 'update'], ADMIN_DEALER, 'decisions: creators manage their franchises'],

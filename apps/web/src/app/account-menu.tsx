@@ -1,5 +1,5 @@
 import { Menu, UnstyledButton } from '@mantine/core';
-import { IconLogout, IconUser } from '@tabler/icons-react';
+import { IconLogout, IconShieldLock, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -27,6 +27,9 @@ export function AccountMenu({ name, role, onLogout }: Props) {
             {m.profileTitle()}
           </Menu.Item>
         )}
+        <Menu.Item component={Link} to="/second-factor" leftSection={<IconShieldLock size={14} />}>
+          {m.secondFactorTitle()}
+        </Menu.Item>
         <Menu.Item
           color="red"
           leftSection={<IconLogout size={14} />}

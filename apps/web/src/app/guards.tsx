@@ -1,9 +1,10 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation } from 'react-router';
-import { can, type Permission } from '@bmet/shared/permissions';
+import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import { useSession } from '../lib/session-context';
+import type { RouteAccess } from './routes';
 
 export function NotAllowed() {
   return (
@@ -30,10 +31,10 @@ export function NotFound() {
 }
 
 /** Signed-out visitors go to the sign-in screen; a role without the permission sees NotAllowed. */
-export function RequireAccess({ permission, children }: { permission: Permission; children: ReactNode }) {
+export function RequireAccess({ permission, children }: { permission: RouteAccess; children: ReactNode }) {
   const { session } = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/admin" replace state={{ from: location.pathname }} />;
-  if (!can(session.role, permission)) return <NotAllowed />;
+  if (permission !== 'signed-in' && !can(session.role, permission)) return <NotAllowed />;
   return children;
 }

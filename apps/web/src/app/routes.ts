@@ -2,9 +2,12 @@ import type { ComponentType } from 'react';
 import { createElement, lazy } from 'react';
 import type { Permission } from '@bmet/shared/permissions';
 
+/** What opens a route: a permission of the matrix, or any signed-in user (as the API's `signed-in`). */
+export type RouteAccess = Permission | 'signed-in';
+
 export type StaffRoute = {
   path: string;
-  permission: Permission;
+  permission: RouteAccess;
   Component: ComponentType;
 };
 
@@ -92,6 +95,12 @@ export const STAFF_ROUTES: StaffRoute[] = [
 
     permission: ['profile', 'view'],
     Component: screen(() => import('../features/profile/profile-screen'), 'ProfileScreen'),
+  },
+  {
+    // Every role's own second factor (the profile screen, admins only, links here).
+    path: '/second-factor',
+    permission: 'signed-in',
+    Component: screen(() => import('../features/second-factor/second-factor-screen'), 'SecondFactorScreen'),
   },
   {
     path: '/update-password',

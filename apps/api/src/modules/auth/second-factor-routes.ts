@@ -75,7 +75,11 @@ export type SecondFactorRoutesOptions = {
   lockedError: (seconds: number) => AppError;
 };
 
-const signInAgain = () => new AppError('UNAUTHORIZED', m.secondFactorSignInAgain());
+// The challenge's own field names it, so that a client can tell "sign in again" from a wrong code.
+const signInAgain = () =>
+  new AppError('UNAUTHORIZED', m.secondFactorSignInAgain(), {
+    fieldErrors: { challenge: [m.secondFactorSignInAgain()] },
+  });
 const wrongCode = () =>
   new AppError('UNAUTHORIZED', m.secondFactorWrongCode(), {
     fieldErrors: { code: [m.secondFactorWrongCode()] },
@@ -206,7 +210,13 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<SecondFactorRoutesOptions
       if (!right) {
         await countChallengeFailure(db, body.challenge);
         app.metrics.signInFailures.inc({ reason: 'wrong_second_factor' });
-        throw body.passkey ? passkeyRefused() : wrongCode();
+        if (body.passkey) throw passkeyRefused();
+        if (body.recoveryCode) {
+          throw new AppError('UNAUTHORIZED', m.secondFactorWrongRecoveryCode(), {
+            fieldErrors: { recoveryCode: [m.secondFactorWrongRecoveryCode()] },
+          });
+        }
+        throw wrongCode();
       }
       if (!(await endChallenge(db, body.challenge))) throw signInAgain();
       return completeSignIn(request, reply, account, body.remember);

@@ -2,6 +2,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import type { messageResponseSchema } from '@bmet/shared/schemas/common';
 import type { UpdatePasswordBody } from '@bmet/shared/schemas/password';
 import type { adminEmailsResponseSchema } from '@bmet/shared/schemas/password';
+import type { ResetSecondFactorBody } from '@bmet/shared/schemas/second-factor';
 import { apiRequest } from '../../lib/api-client';
 
 /** The admins' emails for the reset dropdown (admins only). */
@@ -26,6 +27,16 @@ export function useUpdatePassword() {
   return useMutation({
     mutationFn: (body: UpdatePasswordBody) =>
       apiRequest<typeof messageResponseSchema>('POST', '/admin/update-password', { body }).then(
+        (r) => r.data,
+      ),
+  });
+}
+
+/** Clears an account's second factor (it sets up a new one at its next sign-in); its sessions end. */
+export function useResetSecondFactor() {
+  return useMutation({
+    mutationFn: (body: ResetSecondFactorBody) =>
+      apiRequest<typeof messageResponseSchema>('POST', '/admin/reset-second-factor', { body }).then(
         (r) => r.data,
       ),
   });

@@ -1,19 +1,34 @@
-import { Alert, Button, Group, Paper, PasswordInput, Stack, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Divider,
+  Group,
+  Paper,
+  PasswordInput,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
+import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Page } from '../../components/page';
-import { useUpdatePassword } from './api';
+import { useResetSecondFactor, useUpdatePassword } from './api';
 
 /**
  * The spec's update-password form (admins). The server's answer is shown, success or failure
- * (the spec swallowed failures); the account's other sessions end.
+ * (the spec swallowed failures); the account's other sessions end. Below it, the same email's
+ * second factor can be cleared, for an owner who lost it.
  */
 export function UpdatePasswordScreen() {
   const [email, setEmail] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const update = useUpdatePassword();
+  const resetSecondFactor = useResetSecondFactor();
+  const [confirmingReset, setConfirmingReset] = useState(false);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -23,6 +38,15 @@ export function UpdatePasswordScreen() {
       return;
     }
     update.mutate({ email, newPassword }, { onSuccess: () => setNewPassword('') });
+  };
+
+  const askToResetSecondFactor = () => {
+    resetSecondFactor.reset();
+    if (!email.trim()) {
+      showNotification({ color: 'red', message: m.passwordsEnterEmailFirst() });
+      return;
+    }
+    setConfirmingReset(true);
   };
 
   return (
@@ -61,7 +85,41 @@ export function UpdatePasswordScreen() {
             </Group>
           </Stack>
         </form>
+        <Divider my="lg" />
+        <Stack gap="sm" component="section" aria-labelledby="reset-second-factor">
+          <Title order={3} size="h4" id="reset-second-factor">
+            {m.secondFactorTitle()}
+          </Title>
+          <Text size="sm">{m.passwordsResetSecondFactorText()}</Text>
+          {resetSecondFactor.isSuccess && (
+            <Alert color="teal" role="status">
+              {resetSecondFactor.data.message}
+            </Alert>
+          )}
+          {resetSecondFactor.isError && (
+            <Alert color="red" role="alert">
+              {resetSecondFactor.error.message}
+            </Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="light" color="red" onClick={askToResetSecondFactor}>
+              {m.passwordsResetSecondFactor()}
+            </Button>
+          </Group>
+        </Stack>
       </Paper>
+      <ConfirmDialog
+        opened={confirmingReset}
+        title={m.passwordsResetSecondFactorConfirm({ email: email.trim() })}
+        confirmLabel={m.passwordsResetSecondFactor()}
+        loading={resetSecondFactor.isPending}
+        onClose={() => setConfirmingReset(false)}
+        onConfirm={() =>
+          resetSecondFactor.mutate({ email: email.trim() }, { onSettled: () => setConfirmingReset(false) })
+        }
+      >
+        {m.passwordsResetSecondFactorConfirmText()}
+      </ConfirmDialog>
     </Page>
   );
 }

@@ -1,13 +1,18 @@
-import { Alert, Button, Group, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconShieldLock } from '@tabler/icons-react';
 import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { ACCOUNT_NAME_MAX_LENGTH } from '@bmet/shared/account-fields';
 import { m } from '@bmet/shared/paraglide/messages';
 import { Page } from '../../components/page';
 import { useCurrentUser } from '../../lib/current-user';
 import { useUpdateProfile } from './api';
 
-/** The spec's profile: display name and email, with Edit to change the display name. */
+/**
+ * The spec's profile: display name and email, with Edit to change the display name; below, the way
+ * to the second factor (a screen of its own, which every role reaches from the account menu).
+ */
 export function ProfileScreen() {
   const user = useCurrentUser();
   const update = useUpdateProfile();
@@ -106,6 +111,24 @@ export function ProfileScreen() {
             </Group>
           </Stack>
         )}
+      </Paper>
+      <Paper withBorder p="lg" maw={480} w="100%" component="section" aria-labelledby="profile-second-factor">
+        <Stack gap="sm">
+          <Title order={3} size="h4" id="profile-second-factor">
+            {m.secondFactorTitle()}
+          </Title>
+          <Text size="sm">{m.profileSecondFactorText()}</Text>
+          <Group justify="flex-end">
+            <Button
+              component={Link}
+              to="/second-factor"
+              variant="light"
+              leftSection={<IconShieldLock size={16} aria-hidden />}
+            >
+              {m.profileManageSecondFactor()}
+            </Button>
+          </Group>
+        </Stack>
       </Paper>
     </Page>
   );
