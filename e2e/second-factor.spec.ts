@@ -150,9 +150,7 @@ test('enrols an authenticator app, then signs in with a code and with a recovery
   await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
   await page.getByLabel(/^Recovery code/).fill(codes[0]!);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(
-    page.getByText('That code is not right. Try the newest code, or a recovery code.'),
-  ).toBeVisible();
+  await expect(page.getByText('That recovery code is not right, or it was used already.')).toBeVisible();
 });
 
 test('adds a passkey, then signs in with the password and the passkey, and with the passkey alone', async ({
