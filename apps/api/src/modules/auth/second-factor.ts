@@ -95,6 +95,25 @@ async function takeTotpCode(
   return taken.length > 0 ? result.timeStep : null;
 }
 
+/**
+ * Checks a code against the account's confirmed secret, or the one being set up; answers whether
+ * it was right (and not used before).
+ */
+async function checkCode(
+  db: Db,
+  jwtSecret: string,
+  accountId: string,
+  code: string,
+  which: 'secret' | 'pendingSecret',
+): Promise<{ sealed: string } | null> {
+  const [row] = await db.select().from(totpSecrets).where(eq(totpSecrets.accountId, accountId));
+  const sealed = row?.[which] ?? null;
+  const secret = unseal(jwtSecret, sealed);
+  if (!row || !sealed || !secret) return null;
+  const step = await takeTotpCode(db, accountId, secret, code, row.lastTimeStep);
+  return step === null ? null : { sealed };
+}
+
 /** Confirms the secret being set up with its first code; false when the code is not right. */
 export async function confirmTotp(
   db: Db,
@@ -102,14 +121,11 @@ export async function confirmTotp(
   accountId: string,
   code: string,
 ): Promise<boolean> {
-  const [row] = await db.select().from(totpSecrets).where(eq(totpSecrets.accountId, accountId));
-  const secret = unseal(jwtSecret, row?.pendingSecret ?? null);
-  if (!row || !secret) return false;
-  const step = await takeTotpCode(db, accountId, secret, code, row.lastTimeStep);
-  if (step === null) return false;
+  const right = await checkCode(db, jwtSecret, accountId, code, 'pendingSecret');
+  if (!right) return false;
   await db
     .update(totpSecrets)
-    .set({ secret: row.pendingSecret, pendingSecret: null, confirmedAt: new Date() })
+    .set({ secret: right.sealed, pendingSecret: null, confirmedAt: new Date() })
     .where(eq(totpSecrets.accountId, accountId));
   return true;
 }
@@ -121,10 +137,7 @@ export async function checkTotp(
   accountId: string,
   code: string,
 ): Promise<boolean> {
-  const [row] = await db.select().from(totpSecrets).where(eq(totpSecrets.accountId, accountId));
-  const secret = unseal(jwtSecret, row?.secret ?? null);
-  if (!row || !secret) return false;
-  return (await takeTotpCode(db, accountId, secret, code, row.lastTimeStep)) !== null;
+  return (await checkCode(db, jwtSecret, accountId, code, 'secret')) !== null;
 }
 
 export async function removeTotp(db: Db, accountId: string): Promise<void> {
