@@ -42,8 +42,8 @@ import { responseSerializer } from './plugins/serializer';
 import { authenticationPlugin } from './plugins/authentication';
 import { errorsPlugin } from './plugins/errors';
 import { openapiTransform } from './plugins/openapi';
-import { firebaseLinkRoutes, healthRoutes } from './modules/health/routes';
-import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
+import { healthRoutes } from './modules/health/routes';
+import { firebaseLinkRoutes } from './modules/firebase-link/routes';
 import { languageFromHeader, languagePlugin } from './infra/language';
 import { metricsPlugin } from './infra/metrics';
 import { textGuardPlugin } from './plugins/text-guard';
@@ -76,8 +76,11 @@ export type AppOptions = {
   poolSize?: number;
   /** The route `npm run backup` streams a backup from: the server on the embedded database only. */
   backup?: BackupRoutesOptions;
-  /** The link to the apps' Firebase database, when FIREBASE_DATABASE_URL is set (firebase-link/). */
-  firebaseLink?: { status(): FirebaseLinkStatus };
+  /**
+   * The link to the apps' Firebase database, when FIREBASE_DATABASE_URL is set (firebase-link/):
+   * with write-back, rates, city dealers and franchises changed here are queued for Firebase.
+   */
+  firebaseLink?: { writeBack: boolean };
 };
 
 /** Defaults of the limits a deployment may tune (config.ts reads them from the environment). */
@@ -97,6 +100,7 @@ export async function buildApp({
   backup,
   firebaseLink,
 }: AppOptions) {
+  const firebaseWrites = { enabled: firebaseLink?.writeBack ?? false };
   const requestTimeoutMs = (config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS) * 1000;
   const behindProxy = config.trustProxy !== false;
   const app = Fastify({
@@ -163,6 +167,7 @@ export async function buildApp({
   await app.register(metricsPlugin, {
     token: config.metricsToken,
     pool: { db, size: poolSize },
+    ...(firebaseLink ? { link: { db, writeBack: firebaseLink.writeBack } } : {}),
   });
   await app.register(errorsPlugin);
   // Security headers on every answer. Helmet's middleware is built once here: the Fastify plugin
@@ -319,7 +324,7 @@ export async function buildApp({
       await api.register(downloadTicketRoutes, { db });
       await api.register(settingsRoutes, config);
       await api.register(healthRoutes, { db, locationBus, firebaseLink });
-      await api.register(firebaseLinkRoutes, { firebaseLink });
+      await api.register(firebaseLinkRoutes, { db, firebaseLink });
       await api.register(driverRoutes, { db, objectStore });
       await api.register(driverLocationRoutes, {
         db,
@@ -330,8 +335,8 @@ export async function buildApp({
       await api.register(tripRoutes, { db });
       await api.register(dashboardRoutes, { db });
       await api.register(customerRoutes, { db });
-      await api.register(carRateRoutes, { db });
-      await api.register(accountRoutes, { db });
+      await api.register(carRateRoutes, { db, firebaseWrites });
+      await api.register(accountRoutes, { db, firebaseWrites });
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });
       if (backup) await api.register(backupRoutes, backup);

@@ -245,12 +245,19 @@ describe('the Firebase link', () => {
     expect(loadConfig({ JWT_SECRET: SECRET }).firebase).toBeNull();
   });
 
+  it('writes back unless FIREBASE_WRITE_BACK=false (a first week read-only)', () => {
+    const env = { JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: URL, FIREBASE_DATABASE_SECRET: 's' };
+    expect(loadConfig({ ...env, FIREBASE_WRITE_BACK: 'false' }).firebase?.writeBack).toBe(false);
+    expect(configError({ ...env, FIREBASE_WRITE_BACK: 'sometimes' }).message).toMatch(/FIREBASE_WRITE_BACK/);
+  });
+
   it('takes a database secret, or a service account key file that exists', () => {
     expect(
       loadConfig({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: URL, FIREBASE_DATABASE_SECRET: 's' }).firebase,
     ).toEqual({
       address: { origin: URL, namespace: null },
       credentials: { kind: 'secret', secret: 's' },
+      writeBack: true,
     });
     const keyFile = join(tempFolder(), 'key.json');
     writeFileSync(keyFile, '{}');
@@ -280,12 +287,14 @@ describe('the Firebase link', () => {
     ).toEqual({
       address: { origin: 'http://127.0.0.1:9000', namespace: 'bmet-prod-default-rtdb' },
       credentials: { kind: 'emulator' },
+      writeBack: true,
     });
     expect(
       loadConfig({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: 'http://127.0.0.1:9000/?ns=demo' }).firebase,
     ).toEqual({
       address: { origin: 'http://127.0.0.1:9000', namespace: 'demo' },
       credentials: { kind: 'none' },
+      writeBack: true,
     });
     expect(
       configError({ JWT_SECRET: SECRET, FIREBASE_DATABASE_URL: 'http://db.example.in/?ns=demo' }).message,

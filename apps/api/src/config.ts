@@ -123,6 +123,7 @@ export const envSchema = z.object({
     .string()
     .regex(/^[^/\s:]+:\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9000')
     .optional(),
+  FIREBASE_WRITE_BACK: booleanFromEnv.optional(),
   REQUIRE_SECOND_FACTOR: z
     .string()
     .default('')
@@ -186,6 +187,8 @@ export type Config = {
 export type FirebaseLinkConfig = {
   address: FirebaseAddress;
   credentials: FirebaseCredentials;
+  /** Rates, city dealers and franchises changed in the console are written to Firebase (FIREBASE_WRITE_BACK). */
+  writeBack: boolean;
 };
 
 export class ConfigError extends Error {}
@@ -301,7 +304,7 @@ function readFirebaseLink(e: z.infer<typeof envSchema>): FirebaseLinkConfig | nu
       'needs GOOGLE_APPLICATION_CREDENTIALS (a service account key file) or FIREBASE_DATABASE_SECRET',
     );
   }
-  return { address, credentials };
+  return { address, credentials, writeBack: e.FIREBASE_WRITE_BACK ?? true };
 }
 
 /** Parses the environment, failing with one readable line per bad variable. */

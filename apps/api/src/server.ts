@@ -72,13 +72,17 @@ async function main() {
     logger,
     poolSize: database.kind === 'postgres' ? POOL_SIZE : 1,
     backup,
-    firebaseLink: config.firebase ? { status: () => firebaseLink!.status() } : undefined,
+    firebaseLink: config.firebase ? { writeBack: config.firebase.writeBack } : undefined,
   });
   if (config.firebase) {
     firebaseLink = new FirebaseLink(
       database.db,
       new FirebaseRestClient(config.firebase.address, config.firebase.credentials),
-      { logger: app.log, publish: (event) => locationBus.publish(event) },
+      {
+        logger: app.log,
+        writeBack: config.firebase.writeBack,
+        publish: (event) => locationBus.publish(event),
+      },
     );
   }
 

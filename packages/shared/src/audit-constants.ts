@@ -12,6 +12,7 @@ export const AUDIT_RECORD_TYPES = [
   'profile',
   'car-rates',
   'second-factor',
+  'firebase-link',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 
@@ -27,5 +28,6 @@ export const AUDIT_ACTIONS = [
   'issue',
   'revoke',
   'reset',
+  'reread',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -12,6 +12,7 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   profile: m.auditTypeProfile,
   'car-rates': m.auditTypeCarRates,
   'second-factor': m.auditTypeSecondFactor,
+  'firebase-link': m.auditTypeFirebaseLink,
 };
 
 const ACTIONS: Record<AuditAction, () => string> = {
@@ -25,6 +26,7 @@ const ACTIONS: Record<AuditAction, () => string> = {
   issue: m.auditActionIssue,
   revoke: m.auditActionRevoke,
   reset: m.auditActionReset,
+  reread: m.auditActionReread,
 };
 
 /** A kind of record in the current language; one the console does not know yet as written. */

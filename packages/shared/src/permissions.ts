@@ -35,7 +35,7 @@ export const PERMISSIONS = {
   audit: { list: ADMIN_DEALER },
   compliance: { list: ALL },
   /** The link to the apps' Firebase database: its state, for admins. */
-  'firebase-link': { view: ADMIN },
+  'firebase-link': { view: ADMIN, reread: ADMIN },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

@@ -498,6 +498,8 @@ export const auditLog = pgTable(
     before: jsonb('before'),
     after: jsonb('after'),
     requestId: text('request_id'),
+    /** Where a change without a person came from: 'firebase' for the apps' database. */
+    source: text('source'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
   // The audit trail reads newest first, whole or narrowed to a person or a record: one index each.
@@ -528,6 +530,8 @@ export const carRateHistory = pgTable(
     changedBy: uuid('changed_by').references(() => accounts.id),
     changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
     requestId: text('request_id'),
+    /** 'firebase' for a change the link read from the apps' database. */
+    source: text('source'),
   },
   (t) => [index('car_rate_history_state_idx').on(t.state, t.id.desc())],
 );
@@ -745,4 +749,34 @@ export const firebaseLinkLease = pgTable('firebase_link_lease', {
   name: text('name').primaryKey(),
   holder: text('holder').notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** What the holder is doing, written at each renewal: every instance answers the admin screen. */
+  status: jsonb('status'),
+  /** Kinds of record an admin asked to read again from Firebase; the holder takes them. */
+  rereads: text('rereads').array().notNull().default(sql`'{}'::text[]`),
 });
+
+/**
+ * Writes waiting for Firebase (rates, city dealers and franchises changed in the console), queued in
+ * the transaction of the change so a crash between the two loses nothing. A write is kept a day
+ * once sent: when it comes back on the stream, the link recognises it as its own (echoedAt).
+ */
+export const firebaseOutbox = pgTable(
+  'firebase_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    /** The node written, relative to the database's root: `state/goa/sedan`, `franchise/{uid}`. */
+    path: text('path').notNull(),
+    /** The node's whole new value; null removes it. */
+    value: jsonb('value'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    lastError: text('last_error'),
+    sentAt: timestamp('sent_at', { withTimezone: true }),
+    echoedAt: timestamp('echoed_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('firebase_outbox_path_idx').on(t.path, t.id),
+    index('firebase_outbox_waiting_idx').on(t.id).where(sql`${t.sentAt} is null`),
+  ],
+);

@@ -4,7 +4,14 @@ import { rowsOf } from '../db/rows';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { numberOf } from '../import/firebase-values';
 import { createReport, type ImportReport } from '../import/report';
-import { writeCustomers, writeDrivers, writeRates, writeTrips } from '../import/section-writes';
+import { addFindings, writeCustomers, writeDrivers, writeTrips } from '../import/section-writes';
+import { readRates } from '../import/records';
+import { StaffImport } from '../import/staff';
+import { applyFirebaseRateSet } from '../modules/car-rates/repository';
+import { RATE_FIELDS, type CarType, type State } from '@bmet/shared/constants';
+import type { RateValues } from '@bmet/shared/schemas/car-rate';
+import { FIREBASE_LINK_KINDS, type FirebaseLinkKind } from '@bmet/shared/schemas/firebase-link';
+import { classifyIncoming } from './outbox';
 
 /**
  * What the link applies, with the import's own mapping (import/records.ts, import/section-writes.ts):
@@ -13,9 +20,12 @@ import { writeCustomers, writeDrivers, writeRates, writeTrips } from '../import/
  * time, which is what makes a catch-up after a reconnect or a crash safe.
  */
 
-/** The nodes of the apps' tree the link follows, each a kind of record of the console. */
-export const FOLLOWED_SECTIONS = ['state', 'driver', 'customer', 'trips'] as const;
-export type FollowedSection = (typeof FOLLOWED_SECTIONS)[number];
+/**
+ * The nodes of the apps' tree the link follows, each a kind of record of the console. Dealers come
+ * before franchises, and drivers and customers before the trips that name them.
+ */
+export const FOLLOWED_SECTIONS = FIREBASE_LINK_KINDS;
+export type FollowedSection = FirebaseLinkKind;
 
 export type FirebaseRecord = { key: string; value: unknown };
 
@@ -41,11 +51,50 @@ export async function applyRecords(
         await writeTrips(tx, batch);
         return;
       case 'state':
-        for (const { key, value } of records) await writeRates(tx, report, key, value);
+        for (const { key, value } of records) await applyRates(tx, report, key, value);
         return;
+      case 'city_dealer':
+      case 'franchise': {
+        // Accounts the link creates have no password: the report lists them for a reset link.
+        const staff = new StaffImport(new Map(), null, true);
+        for (const { key, value } of records) {
+          if ((await classifyIncoming(tx, `${section}/${key}`, value)) !== 'apply') {
+            report.counts[section === 'city_dealer' ? 'dealers' : 'franchises'].unchanged++;
+            continue;
+          }
+          await staff.importNode(tx, report, section, key, value);
+        }
+        await staff.linkFranchises(tx, report);
+        return;
+      }
     }
   });
   return report;
+}
+
+/**
+ * A state's rates as Firebase holds them: each car type's set that differs from the console's is a
+ * new version attributed to Firebase, unless it is the console's own write coming back or the
+ * console has a newer one on its way.
+ */
+async function applyRates(tx: Db, report: ImportReport, key: string, value: unknown): Promise<void> {
+  const read = readRates(key, value);
+  if ('action' in read) return addFindings(report, 'rates', [read]);
+  addFindings(report, 'rates', read.findings);
+  for (const row of read.rows) {
+    const state = row.state as State;
+    const carType = row.car_type as CarType;
+    const raw = (value as Record<string, unknown>)[
+      Object.keys(value as object).find((type) => type.trim().toLowerCase() === carType)!
+    ];
+    const counts = report.counts.rates;
+    if ((await classifyIncoming(tx, `state/${state}/${carType}`, raw)) !== 'apply') {
+      counts.unchanged++;
+      continue;
+    }
+    const values = Object.fromEntries(RATE_FIELDS.map((field) => [field, row[field] ?? null])) as RateValues;
+    counts[await applyFirebaseRateSet(tx, state, carType, values)]++;
+  }
 }
 
 /** A driver's position as the driver app writes it (`driver/{uid}/position: {lat, long}`), or null. */

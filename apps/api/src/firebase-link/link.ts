@@ -2,9 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
-import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
+import type { FirebaseLinkActivity } from '@bmet/shared/schemas/firebase-link';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { kindsOf, LINK_LEASE } from '../infra/firebase-link-state';
+import { LinkMonitor } from './link-monitor';
+import { pruneSentWrites, sendWaitingWrites } from './outbox';
 import {
   applyRecords,
   FOLLOWED_SECTIONS,
@@ -29,9 +32,12 @@ import type { FirebaseRestClient, StreamEvent } from './rest-client';
  * closes every stream and opens them again after a backoff, with fresh credentials.
  */
 
-const LEASE = 'firebase-link';
 export const LEASE_MS = 30_000;
 const RENEW_MS = 10_000;
+/** How often the holder writes what it does for the other instances, and takes re-read requests. */
+const REPORT_MS = 2_000;
+/** How often the outbox is looked at for writes to send. */
+const SEND_MS = 1_000;
 const BATCH = 500;
 const MAX_BACKOFF_MS = 30_000;
 /** Records changed inside (not replaced whole) are read again in groups, a few at a time. */
@@ -42,7 +48,7 @@ export type LinkLogger = {
   warn: (object: object, message: string) => void;
 };
 
-export type LinkStatus = FirebaseLinkStatus;
+export type LinkStatus = FirebaseLinkActivity & { following: boolean };
 
 class LeaseLost extends Error {}
 
@@ -50,18 +56,10 @@ export class FirebaseLink {
   private readonly holder = `${hostname()} ${process.pid} ${randomUUID().slice(0, 8)}`;
   private controller: AbortController | null = null;
   private running: Promise<void> | null = null;
-  private readonly state: LinkStatus = {
-    following: false,
-    connectedSince: null,
-    lastEventAt: null,
-    applied: {},
-    positions: 0,
-    skipped: 0,
-    reconnects: 0,
-    lastErrors: [],
-  };
-  /** Records to read again, per section. */
-  private readonly stale = new Map<FollowedSection, Set<string>>();
+  private following = false;
+  private readonly monitor = new LinkMonitor();
+  /** Records to read again, per section, with the time the first change of each arrived. */
+  private readonly stale = new Map<FollowedSection, Map<string, number>>();
   private rereadTimer: NodeJS.Timeout | null = null;
   private rereading: Promise<void> = Promise.resolve();
 
@@ -70,6 +68,8 @@ export class FirebaseLink {
     private readonly client: FirebaseRestClient,
     private readonly options: {
       logger: LinkLogger;
+      /** Writes the console queued are sent to Firebase (FIREBASE_WRITE_BACK). */
+      writeBack?: boolean;
       publish?: (event: LocationEvent) => Promise<void>;
       /** Called after each applied change (tests wait on it). */
       onApplied?: () => void;
@@ -77,7 +77,7 @@ export class FirebaseLink {
   ) {}
 
   status(): LinkStatus {
-    return structuredClone(this.state);
+    return { ...this.monitor.activity(), following: this.following };
   }
 
   start(): void {
@@ -91,19 +91,19 @@ export class FirebaseLink {
     await this.running?.catch(() => undefined);
     await this.rereading.catch(() => undefined);
     this.running = null;
-    if (this.state.following) await this.releaseLease().catch(() => undefined);
-    this.state.following = false;
+    if (this.following) await this.releaseLease().catch(() => undefined);
+    this.following = false;
   }
 
   private async run(signal: AbortSignal): Promise<void> {
     let backoff = 1000;
     while (!signal.aborted) {
       if (!(await this.takeLease().catch(() => false))) {
-        this.state.following = false;
+        this.following = false;
         await sleep(RENEW_MS, signal);
         continue;
       }
-      this.state.following = true;
+      this.following = true;
       const round = new AbortController();
       const stopRound = () => round.abort();
       signal.addEventListener('abort', stopRound, { once: true });
@@ -116,6 +116,7 @@ export class FirebaseLink {
         );
       }, RENEW_MS);
       const started = Date.now();
+      const chores = this.doChores(round.signal);
       try {
         await this.followAll(round.signal);
       } catch (error) {
@@ -124,11 +125,12 @@ export class FirebaseLink {
         clearInterval(renewal);
         signal.removeEventListener('abort', stopRound);
         round.abort();
-        this.state.connectedSince = null;
+        await chores;
+        this.monitor.disconnected();
       }
       if (signal.aborted) return;
-      if (round.signal.reason instanceof LeaseLost) this.state.following = false;
-      this.state.reconnects += 1;
+      if (round.signal.reason instanceof LeaseLost) this.following = false;
+      await this.report().catch(() => undefined);
       // A link that ran a while starts its backoff afresh.
       if (Date.now() - started > 60_000) backoff = 1000;
       await sleep(backoff, signal);
@@ -136,20 +138,73 @@ export class FirebaseLink {
     }
   }
 
-  private failed(error: unknown): void {
+  private failed(error: unknown, what = 'reconnecting'): void {
     const message = error instanceof Error ? error.message : String(error);
-    this.state.lastErrors = [{ at: new Date().toISOString(), message }, ...this.state.lastErrors].slice(
-      0,
-      10,
+    this.monitor.failed(message);
+    this.options.logger.warn({ err: error }, `Firebase link: ${message}; ${what}`);
+  }
+
+  /**
+   * While the streams run: sends the outbox's writes (every second), and reports what the link
+   * does and takes the re-reads admins asked for (every 2 s). A failure here never stops the streams.
+   */
+  private async doChores(signal: AbortSignal): Promise<void> {
+    let lastReport = 0;
+    let lastPrune = 0;
+    while (!signal.aborted) {
+      try {
+        if (this.options.writeBack) await sendWaitingWrites(this.db, this.client);
+        if (Date.now() - lastPrune > 3_600_000) {
+          await pruneSentWrites(this.db);
+          lastPrune = Date.now();
+        }
+        if (Date.now() - lastReport >= REPORT_MS) {
+          lastReport = Date.now();
+          for (const kind of await this.report()) await this.reread(kind, signal);
+        }
+      } catch (error) {
+        if (!signal.aborted) this.failed(error, 'trying again');
+      }
+      await sleep(SEND_MS, signal);
+    }
+  }
+
+  /** Writes what the link does into its lease row, and answers the re-reads asked (taking them). */
+  private async report(): Promise<FollowedSection[]> {
+    const rows = rowsOf(
+      await this.db.execute(sql`
+        update firebase_link_lease as l set status = ${JSON.stringify(this.monitor.activity())}::jsonb,
+          rereads = '{}'
+        from (select name, rereads from firebase_link_lease
+              where name = ${LINK_LEASE} and holder = ${this.holder} for update) as asked
+        where l.name = asked.name
+        returning asked.rereads`),
     );
-    this.options.logger.warn({ err: error }, `Firebase link: ${message}; reconnecting`);
+    return kindsOf(rows[0]?.rereads);
+  }
+
+  /** Reads one kind of record whole again, in pages, and applies the differences. */
+  private async reread(section: FollowedSection, signal: AbortSignal): Promise<void> {
+    this.monitor.rereading(section);
+    await this.report();
+    try {
+      for await (const page of this.client.pages(section, { signal })) {
+        const arrived = Date.now();
+        const readable = page.filter((record) => !record.tooLarge);
+        this.monitor.skipped(page.length - readable.length);
+        await this.apply(section, readable, arrived);
+      }
+      this.options.logger.info({ section }, 'Firebase link: read again whole');
+    } finally {
+      this.monitor.rereading(null);
+    }
   }
 
   /** Follows every section until one stream ends or fails: then all are closed, to be opened again. */
   private async followAll(signal: AbortSignal): Promise<void> {
     const round = new AbortController();
     const both = AbortSignal.any([signal, round.signal]);
-    this.state.connectedSince = new Date().toISOString();
+    this.monitor.connected();
     try {
       await Promise.race(FOLLOWED_SECTIONS.map((section) => this.follow(section, both)));
     } finally {
@@ -159,18 +214,18 @@ export class FirebaseLink {
 
   private async follow(section: FollowedSection, signal: AbortSignal): Promise<void> {
     for await (const event of this.client.follow(section, signal)) {
-      this.state.lastEventAt = new Date().toISOString();
-      await this.handle(section, event);
+      this.monitor.received();
+      await this.handle(section, event, Date.now());
     }
     if (!signal.aborted) throw new Error(`the server closed the stream of ${section}`);
   }
 
-  private async handle(section: FollowedSection, event: StreamEvent): Promise<void> {
+  private async handle(section: FollowedSection, event: StreamEvent, arrived: number): Promise<void> {
     switch (event.event) {
       case 'keep-alive':
         return;
       case 'malformed':
-        this.state.skipped += 1;
+        this.monitor.skipped();
         this.options.logger.warn(
           { section, event: event.name },
           'Firebase link: an event it cannot read, skipped',
@@ -182,7 +237,7 @@ export class FirebaseLink {
         throw new Error(`the server sent ${event.event} on ${section} (${JSON.stringify(event.reason)})`);
       case 'put':
       case 'patch':
-        return this.change(section, event.event, event.path, event.data);
+        return this.change(section, event.event, event.path, event.data, arrived);
     }
   }
 
@@ -191,37 +246,43 @@ export class FirebaseLink {
    * stream's first event) and a patch some of its records whole; deeper, the path names a record
    * and perhaps a place inside it.
    */
-  private async change(section: FollowedSection, kind: 'put' | 'patch', path: string, data: unknown) {
+  private async change(
+    section: FollowedSection,
+    kind: 'put' | 'patch',
+    path: string,
+    data: unknown,
+    arrived: number,
+  ) {
     const [key, ...inside] = path.split('/').filter(Boolean);
     if (key === undefined) {
       const entries = data && typeof data === 'object' ? Object.entries(data as Record<string, unknown>) : [];
       const whole: FirebaseRecord[] = [];
       for (const [child, value] of entries) {
         // A patch may name places inside records ("t1/status"): those records are read again.
-        if (kind === 'patch' && child.includes('/'))
-          this.markStale(section, child.split('/')[0]!, child.split('/').slice(1));
+        if (kind === 'patch' && child.includes('/')) this.markStale(section, child.split('/')[0]!, arrived);
         else whole.push({ key: child, value });
       }
-      for (let i = 0; i < whole.length; i += BATCH) await this.apply(section, whole.slice(i, i + BATCH));
+      for (let i = 0; i < whole.length; i += BATCH) {
+        await this.apply(section, whole.slice(i, i + BATCH), arrived);
+      }
       return;
     }
-    if (inside.length === 0 && kind === 'put') return this.apply(section, [{ key, value: data }]);
+    if (inside.length === 0 && kind === 'put') return this.apply(section, [{ key, value: data }], arrived);
     if (section === 'driver' && inside[0] === 'position') {
       const position = inside.length === 1 && kind === 'put' ? positionOf(data) : null;
-      if (position) return this.positions([{ key, ...position }]);
+      if (position) return this.positions([{ key, ...position }], arrived);
     }
-    this.markStale(section, key, inside);
+    this.markStale(section, key, arrived);
   }
 
-  private async apply(section: FollowedSection, records: FirebaseRecord[]): Promise<void> {
+  private async apply(section: FollowedSection, records: FirebaseRecord[], arrived: number): Promise<void> {
     const present = records.filter((record) => record.value !== null);
     // A record removed in Firebase stays in the console: its history is the company's.
-    this.state.skipped += records.length - present.length;
+    this.monitor.skipped(records.length - present.length);
     const report = await applyRecords(this.db, section, present);
     for (const [kind, counts] of Object.entries(report.counts)) {
-      const total = counts.new + counts.updated + counts.unchanged;
-      if (total > 0) this.state.applied[kind] = (this.state.applied[kind] ?? 0) + total;
-      this.state.skipped += counts.skipped;
+      this.monitor.applied(kind, counts.new + counts.updated + counts.unchanged, arrived);
+      this.monitor.skipped(counts.skipped);
     }
     if (section === 'driver') {
       // The positions a driver record holds are the drivers' newest: they reach the maps too.
@@ -229,18 +290,19 @@ export class FirebaseLink {
         const position = positionOf((value as { position?: unknown } | null)?.position);
         return position ? [{ key, ...position }] : [];
       });
-      await this.positions(positions, { quiet: true });
+      await this.positions(positions, arrived, { quiet: true });
     }
     this.options.onApplied?.();
   }
 
   private async positions(
     positions: { key: string; lat: number; long: number }[],
+    arrived: number,
     { quiet = false }: { quiet?: boolean } = {},
   ): Promise<void> {
     if (positions.length === 0) return;
     const events = await storePositions(this.db, positions);
-    this.state.positions += quiet ? 0 : events.length;
+    if (!quiet) this.monitor.positions(events.length, arrived);
     for (const event of events) {
       this.options.publish?.(event).catch((error: unknown) => {
         this.options.logger.warn({ err: error }, 'Firebase link: could not publish a driver position');
@@ -249,16 +311,16 @@ export class FirebaseLink {
     if (!quiet) this.options.onApplied?.();
   }
 
-  private markStale(section: FollowedSection, key: string, _inside: string[]): void {
+  private markStale(section: FollowedSection, key: string, arrived: number): void {
     let keys = this.stale.get(section);
-    if (!keys) this.stale.set(section, (keys = new Set()));
-    keys.add(key);
+    if (!keys) this.stale.set(section, (keys = new Map()));
+    if (!keys.has(key)) keys.set(key, arrived);
     if (this.rereadTimer) return;
     this.rereadTimer = setTimeout(() => {
       this.rereadTimer = null;
       this.rereading = this.rereading
         .then(() => this.rereadStale())
-        .catch((error: unknown) => this.failed(error));
+        .catch((error: unknown) => this.failed(error, 'the change will be read at the next reconnect'));
     }, REREAD_DELAY_MS);
   }
 
@@ -268,8 +330,14 @@ export class FirebaseLink {
     this.stale.clear();
     for (const [section, keys] of work) {
       const records: FirebaseRecord[] = [];
-      for (const key of keys) records.push({ key, value: await this.client.get(`${section}/${key}`) });
-      for (let i = 0; i < records.length; i += BATCH) await this.apply(section, records.slice(i, i + BATCH));
+      let arrived = Date.now();
+      for (const [key, at] of keys) {
+        records.push({ key, value: await this.client.get(`${section}/${key}`) });
+        arrived = Math.min(arrived, at);
+      }
+      for (let i = 0; i < records.length; i += BATCH) {
+        await this.apply(section, records.slice(i, i + BATCH), arrived);
+      }
     }
   }
 
@@ -279,7 +347,7 @@ export class FirebaseLink {
     const rows = rowsOf(
       await this.db.execute(sql`
         insert into firebase_link_lease as l (name, holder, expires_at)
-        values (${LEASE}, ${this.holder}, ${until}::timestamptz)
+        values (${LINK_LEASE}, ${this.holder}, ${until}::timestamptz)
         on conflict (name) do update set holder = excluded.holder, expires_at = excluded.expires_at
         where l.holder = excluded.holder or l.expires_at < now()
         returning l.holder`),
@@ -289,7 +357,7 @@ export class FirebaseLink {
 
   private async releaseLease(): Promise<void> {
     await this.db.execute(
-      sql`delete from firebase_link_lease where name = ${LEASE} and holder = ${this.holder}`,
+      sql`delete from firebase_link_lease where name = ${LINK_LEASE} and holder = ${this.holder}`,
     );
   }
 }

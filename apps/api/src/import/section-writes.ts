@@ -28,7 +28,7 @@ import { upsertByFirebaseKey, type UpsertSpec } from './upsert';
 /** Records of one section, read and not written yet, and the report of what they hold. */
 export type RecordBatch = { records: { key: string; value: unknown }[]; report: ImportReport };
 
-function addFindings(report: ImportReport, kind: ImportKind, findings: Finding[]): void {
+export function addFindings(report: ImportReport, kind: ImportKind, findings: Finding[]): void {
   for (const finding of findings) {
     const findingKind = finding.kind ?? kind;
     if (finding.action === 'skipped') skip(report, findingKind, finding.key, finding.reason);

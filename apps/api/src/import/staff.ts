@@ -21,6 +21,7 @@ import {
   timeOf,
   withStorableText,
 } from './firebase-values';
+import { FIREBASE_ACTOR, recordAudit } from '../infra/audit';
 import { describe } from './records';
 import { note, skip, type ImportKind, type ImportReport } from './report';
 
@@ -139,6 +140,11 @@ export class StaffImport {
   constructor(
     private readonly users: Map<string, AuthUser>,
     private readonly hashParamsId: string | null,
+    /**
+     * Followed live (the Firebase link) rather than moved in: an account the console has already
+     * is the console's (email, role, state, dealer, disabled, password); only its name follows.
+     */
+    private readonly followed = false,
   ) {}
 
   /** The staff of the Authentication export: users whose claims carry a role. */
@@ -174,10 +180,6 @@ export class StaffImport {
       note(report, kind, uid, 'repaired', `state "${state}" is not one of the 30: left out`);
       state = null;
     }
-    if (role === 'franchise') {
-      const dealer = textOf(value.city_dealer);
-      if (dealer) this.dealerOf.set(uid, dealer);
-    }
     const fields = {
       email,
       // What the Authentication export says wins, as in importAuthUsers: a second run changes nothing.
@@ -190,7 +192,11 @@ export class StaffImport {
     if (user?.role && user.role !== role) {
       note(report, kind, uid, 'listed', `the Authentication claims say ${user.role}: kept as ${user.role}`);
     }
-    await this.writeAccount(db, report, kind, uid, fields);
+    const written = await this.writeAccount(db, report, kind, uid, fields);
+    if (role === 'franchise' && (written === 'new' || !this.followed)) {
+      const dealer = textOf(value.city_dealer);
+      if (dealer) this.dealerOf.set(uid, dealer);
+    }
   }
 
   /** Links each franchise to its dealer, now that both exist (whatever order the export had). */
@@ -231,12 +237,13 @@ export class StaffImport {
     kind: ImportKind,
     uid: string,
     given: AccountFields,
-  ): Promise<void> {
+  ): Promise<'new' | 'updated' | 'unchanged' | 'skipped'> {
     // An account is a way into the console: its email must be one (not "not an email", nor a real
     // address with an invisible character after it, which would show in the admin reset list).
     const email = given.email.normalize('NFC').trim();
     if (!emailSchema.safeParse(email).success) {
-      return skip(report, kind, uid, `the email "${visible(given.email)}" is not a valid address`);
+      skip(report, kind, uid, `the email "${visible(given.email)}" is not a valid address`);
+      return 'skipped';
     }
     const fields = { ...given, email };
     const [existing] = await db.select().from(accounts).where(eq(accounts.firebaseKey, uid)).limit(1);
@@ -245,8 +252,10 @@ export class StaffImport {
       .from(accounts)
       .where(sql`lower(${accounts.email}) = lower(${fields.email})`)
       .limit(1);
+    if (existing && this.followed) return this.followName(db, report, kind, existing, fields.displayName);
     if (sameEmail && sameEmail.id !== existing?.id) {
-      return skip(report, kind, uid, `the email ${fields.email} belongs to another account already`);
+      skip(report, kind, uid, `the email ${fields.email} belongs to another account already`);
+      return 'skipped';
     }
     const password = this.passwordOf(uid);
     // A password set or used here already (argon2id) is never replaced by the export's.
@@ -272,21 +281,61 @@ export class StaffImport {
       ...passwordFields,
     };
     if (!existing) {
-      await db.insert(accounts).values({ ...values, firebaseKey: uid, passwordHash: NO_PASSWORD });
+      const [created] = await db
+        .insert(accounts)
+        .values({ ...values, firebaseKey: uid, passwordHash: NO_PASSWORD })
+        .returning({ id: accounts.id });
+      if (this.followed) {
+        await recordAudit(db, FIREBASE_ACTOR, {
+          action: 'create',
+          resource: resourceOf(fields.role),
+          resourceId: created!.id,
+          before: null,
+          after: { name: fields.displayName, email: fields.email, state: fields.state ?? null },
+        });
+      }
       report.counts[kind].new++;
-      return;
+      return 'new';
     }
     const changed = Object.entries(values).some(
       ([name, value]) => !same(existing[name as keyof typeof existing], value),
     );
     if (!changed) {
       report.counts[kind].unchanged++;
-      return;
+      return 'unchanged';
     }
     await db.update(accounts).set(values).where(eq(accounts.id, existing.id));
     report.counts[kind].updated++;
+    return 'updated';
+  }
+
+  /** An account the console has, followed live: its name is the apps', the rest the console's. */
+  private async followName(
+    db: Db,
+    report: ImportReport,
+    kind: ImportKind,
+    existing: typeof accounts.$inferSelect,
+    name: string | null,
+  ): Promise<'updated' | 'unchanged'> {
+    if (name === null || name === existing.displayName) {
+      report.counts[kind].unchanged++;
+      return 'unchanged';
+    }
+    await db.update(accounts).set({ displayName: name }).where(eq(accounts.id, existing.id));
+    await recordAudit(db, FIREBASE_ACTOR, {
+      action: 'update',
+      resource: resourceOf(existing.role),
+      resourceId: existing.id,
+      before: { name: existing.displayName },
+      after: { name },
+    });
+    report.counts[kind].updated++;
+    return 'updated';
   }
 }
+
+const resourceOf = (role: Role) =>
+  role === 'city_dealer' ? 'city-dealers' : role === 'franchise' ? 'franchises' : 'accounts';
 
 function same(a: unknown, b: unknown): boolean {
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();

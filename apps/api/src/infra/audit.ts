@@ -4,6 +4,12 @@ import { auditLog } from '../db/schema';
 /** Who made a change, and in which request (the request id is also in the logs). */
 export type Actor = { id: string; requestId: string };
 
+/** Whoever made a change: a signed-in person, or the apps' Firebase database. */
+export type ChangeSource = Actor | typeof FIREBASE_ACTOR;
+
+/** The apps' Firebase database, for a change the Firebase link read from it. */
+export const FIREBASE_ACTOR = { id: null, requestId: null, source: 'firebase' } as const;
+
 export type AuditEntry = {
   action: string;
   resource: string;
@@ -17,7 +23,7 @@ export type AuditEntry = {
  * Writes one audit row. Call it inside the transaction of the change it records, so that a change
  * is never stored without its record, nor a record without its change.
  */
-export async function recordAudit(db: DbExecutor, actor: Actor, entry: AuditEntry): Promise<void> {
+export async function recordAudit(db: DbExecutor, actor: ChangeSource, entry: AuditEntry): Promise<void> {
   await db.insert(auditLog).values({
     actorId: actor.id,
     action: entry.action,
@@ -26,5 +32,6 @@ export async function recordAudit(db: DbExecutor, actor: Actor, entry: AuditEntr
     before: entry.before,
     after: entry.after,
     requestId: actor.requestId,
+    source: 'source' in actor ? actor.source : null,
   });
 }

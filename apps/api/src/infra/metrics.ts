@@ -5,8 +5,10 @@ import { sql } from 'drizzle-orm';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
+import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { readLinkStatus } from './firebase-link-state';
 
 /** What the server counts for its operators, in Prometheus' terms. One registry per app. */
 export type Metrics = {
@@ -47,7 +49,86 @@ async function readConnections(db: Db): Promise<Map<string, number>> {
 
 const CONNECTION_STATES = ['active', 'idle', 'idle in transaction'];
 
-export function createMetrics(pool?: PoolSource): Metrics {
+/** Where the metrics read the Firebase link, when it is configured. */
+export type LinkSource = { db: Db; writeBack: boolean };
+
+/**
+ * The Firebase link's figures, as the instance that follows writes them for every instance (so
+ * whichever instance is scraped answers the same). One reading serves a whole scrape.
+ */
+function linkGauges(registry: Registry, link: LinkSource): void {
+  let reading: { at: number; status: Promise<FirebaseLinkStatus | undefined> } | null = null;
+  const read = () => {
+    if (!reading || Date.now() - reading.at > 1000) {
+      reading = { at: Date.now(), status: readLinkStatus(link.db, link.writeBack).catch(() => undefined) };
+    }
+    return reading.status;
+  };
+  const gauge = (name: string, help: string, value: (status: FirebaseLinkStatus) => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      async collect() {
+        const status = await read();
+        const figure = status ? value(status) : null;
+        if (figure !== null) this.set(figure);
+      },
+    });
+  gauge(
+    'bmet_firebase_link_following',
+    'An instance follows the Firebase database (1) or none does (0)',
+    (s) => (s.following ? 1 : 0),
+  );
+  new Gauge({
+    name: 'bmet_firebase_link_applied',
+    help: 'Records applied from Firebase per kind, since the following instance began',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      const status = await read();
+      if (!status) return;
+      this.reset();
+      for (const [kind, count] of Object.entries(status.applied)) this.set({ kind }, count);
+      this.set({ kind: 'positions' }, status.positions);
+    },
+  });
+  gauge(
+    'bmet_firebase_link_events_per_minute',
+    'Changes from Firebase applied in the last minute',
+    (s) => s.eventsPerMinute,
+  );
+  gauge(
+    'bmet_firebase_link_lag_seconds',
+    'The longest a change from Firebase waited to be applied, in the last minute',
+    (s) => s.lagSeconds ?? 0,
+  );
+  gauge(
+    'bmet_firebase_link_reconnects',
+    'Times the following instance reconnected to Firebase',
+    (s) => s.reconnects,
+  );
+  gauge(
+    'bmet_firebase_link_skipped',
+    'Events and records from Firebase skipped as unreadable',
+    (s) => s.skipped,
+  );
+  gauge(
+    'bmet_firebase_link_outbox_waiting',
+    'Writes waiting to be sent to Firebase',
+    (s) => s.outbox.waiting,
+  );
+  gauge(
+    'bmet_firebase_link_outbox_failing',
+    'Waiting writes to Firebase that failed at least once',
+    (s) => s.outbox.failing,
+  );
+  gauge('bmet_firebase_link_outbox_oldest_seconds', 'Age of the oldest write waiting for Firebase', (s) =>
+    s.outbox.oldestWaitingAt ? (Date.now() - Date.parse(s.outbox.oldestWaitingAt)) / 1000 : 0,
+  );
+}
+
+export function createMetrics(pool?: PoolSource, link?: LinkSource): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'bmet_' });
   if (pool) {
@@ -71,6 +152,7 @@ export function createMetrics(pool?: PoolSource): Metrics {
       },
     });
   }
+  if (link) linkGauges(registry, link);
   let openStreams = () => 0;
   new Gauge({
     name: 'bmet_live_streams_open',
@@ -125,8 +207,8 @@ function mayRead(request: FastifyRequest, token: string | undefined): boolean | 
  * and answered 404 from elsewhere when no token is configured.
  */
 export const metricsPlugin = fp(
-  async (app: FastifyInstance, options: { token?: string; pool?: PoolSource }) => {
-    const metrics = createMetrics(options.pool);
+  async (app: FastifyInstance, options: { token?: string; pool?: PoolSource; link?: LinkSource }) => {
+    const metrics = createMetrics(options.pool, options.link);
     app.decorate('metrics', metrics);
     const durations = new Histogram({
       name: 'bmet_http_request_duration_seconds',

@@ -119,6 +119,8 @@ export const rateHistoryEntrySchema = z.object({
   changedAt: z.string(),
   /** The author's display name, or email when there is none. */
   changedBy: z.object({ id: z.uuid(), name: z.string() }).nullable(),
+  /** 'firebase' for a change read from the apps' Firebase database (no person made it here). */
+  source: z.enum(['firebase']).nullable(),
 });
 export type RateHistoryEntry = z.infer<typeof rateHistoryEntrySchema>;
 

@@ -9,6 +9,7 @@ import type { CityDealer, Franchise } from '@bmet/shared/schemas/account';
 import { ACCOUNT_SORTS, DEFAULT_ORDERS, resolveSort } from '@bmet/shared/schemas/sort';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, drivers } from '../../db/schema';
+import { NO_FIREBASE_WRITES, queueStaffWrite, type FirebaseWrites } from '../../infra/firebase-outbox';
 import { recordAudit, type Actor } from '../../infra/audit';
 import {
   cappedCountQuery,
@@ -243,6 +244,7 @@ export async function insertStaffAccount(
   db: Db,
   caller: AccountCaller,
   input: NewStaffAccount,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
 ): Promise<string> {
   try {
     return await db.transaction(async (tx) => {
@@ -285,6 +287,7 @@ export async function insertStaffAccount(
         before: null,
         after: { name: input.name, email: input.email, state: input.state, dealerId: input.dealerId },
       });
+      await queueStaffWrite(tx, writes, row!.id);
       return row!.id;
     });
   } catch (error) {
@@ -339,6 +342,7 @@ async function applyPatch(
   resource: 'city-dealers' | 'franchises',
   before: NonNullable<Awaited<ReturnType<typeof lockAccount>>>,
   patch: AccountPatch,
+  writes: FirebaseWrites,
 ) {
   const diff = changes(before, patch);
   if (Object.keys(diff.after).length === 0) return;
@@ -354,6 +358,7 @@ async function applyPatch(
   // A disabled account's tokens stop working now, not when they expire.
   if (patch.disabled === true && !before.disabled) await revokeAccountSessions(tx, before.id);
   await recordAudit(tx, actorOf(caller), { action: 'update', resource, resourceId: before.id, ...diff });
+  await queueStaffWrite(tx, writes, before.id);
 }
 
 /** Edits a city dealer; answers null when there is none. */
@@ -362,6 +367,7 @@ export async function updateCityDealer(
   caller: AccountCaller,
   id: string,
   patch: Omit<AccountPatch, 'dealerId'>,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
 ): Promise<CityDealer | null> {
   return db.transaction(async (tx) => {
     const before = await lockAccount(tx, id, cityDealerAccountScope(accounts));
@@ -374,7 +380,7 @@ export async function updateCityDealer(
         .where(franchiseAccountScope({ id, role: 'city_dealer' }, accounts));
       if ((row?.count ?? 0) > 0) throw new AppError('CONFLICT', m.stateLockedByFranchises());
     }
-    await applyPatch(tx, caller, 'city-dealers', before, patch);
+    await applyPatch(tx, caller, 'city-dealers', before, patch, writes);
     return findCityDealer(tx, id);
   });
 }
@@ -385,6 +391,7 @@ export async function updateFranchise(
   caller: AccountCaller,
   id: string,
   patch: AccountPatch,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
 ): Promise<Franchise | null> {
   return db.transaction(async (tx) => {
     const before = await lockAccount(tx, id, franchiseAccountScope(caller, accounts));
@@ -420,7 +427,7 @@ export async function updateFranchise(
         });
       }
     }
-    await applyPatch(tx, caller, 'franchises', before, patch);
+    await applyPatch(tx, caller, 'franchises', before, patch, writes);
     return findFranchise(tx, caller, id);
   });
 }
@@ -430,7 +437,12 @@ export async function updateFranchise(
  * franchises stay, no longer working under any dealer (an admin assigns them to another).
  * Answers false when there is no such dealer.
  */
-export async function deleteCityDealer(db: Db, caller: AccountCaller, id: string): Promise<boolean> {
+export async function deleteCityDealer(
+  db: Db,
+  caller: AccountCaller,
+  id: string,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const before = await lockAccount(tx, id, cityDealerAccountScope(accounts));
     if (!before) return false;
@@ -466,6 +478,8 @@ export async function deleteCityDealer(db: Db, caller: AccountCaller, id: string
         after: { dealerId: null },
       });
     }
+    await queueStaffWrite(tx, writes, id);
+    for (const franchise of released) await queueStaffWrite(tx, writes, franchise.id);
     return true;
   });
 }

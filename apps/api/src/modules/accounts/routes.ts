@@ -19,6 +19,7 @@ import {
 } from '@bmet/shared/schemas/account';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import type { Db } from '../../db/client';
+import type { FirebaseWrites } from '../../infra/firebase-outbox';
 import { errorResponses } from '../../lib/error-responses';
 import { keyedList } from '../../lib/keyed-list';
 import { currentUser } from '../../plugins/authentication';
@@ -39,7 +40,7 @@ import {
 import { stateLabel } from '@bmet/shared/labels';
 import { registerAccountExports } from './export';
 
-export type AccountRoutesOptions = { db: Db };
+export type AccountRoutesOptions = { db: Db; firebaseWrites?: FirebaseWrites };
 
 const errors = errorResponses(400, 401, 403, 404, 409);
 const notFound = () => new AppError('NOT_FOUND', m.notFound());
@@ -57,7 +58,7 @@ const LIST_DESCRIPTION =
  * dealer runs one state: it creates and manages franchises of its own, in its state only
  * (docs/decisions/005-dealers-franchises-and-password-reset.md).
  */
-export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, { db }) => {
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, { db, firebaseWrites }) => {
   /** What both creation paths share once the body is valid: password rules, unique email, insert. */
   async function createStaffAccount(
     caller: AccountCaller,
@@ -74,7 +75,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     if (problem) throw new AppError('VALIDATION', problem, { fieldErrors: { password: [problem] } });
     if (await findAccountByEmail(db, input.email)) throw new AppError('CONFLICT', m.emailInUse());
     const passwordHash = await hashPassword(input.password);
-    const uid = await insertStaffAccount(db, caller, { ...input, passwordHash });
+    const uid = await insertStaffAccount(db, caller, { ...input, passwordHash }, firebaseWrites);
     return { data: { message: m.userCreated(), uid } };
   }
 
@@ -243,7 +244,13 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      const dealer = await updateCityDealer(db, callerOf(request), request.params.id, request.body);
+      const dealer = await updateCityDealer(
+        db,
+        callerOf(request),
+        request.params.id,
+        request.body,
+        firebaseWrites,
+      );
       if (!dealer) throw notFound();
       return { data: dealer };
     },
@@ -261,7 +268,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      if (!(await deleteCityDealer(db, callerOf(request), request.params.id))) throw notFound();
+      if (!(await deleteCityDealer(db, callerOf(request), request.params.id, firebaseWrites))) throw notFound();
       return reply.status(204).send(null);
     },
   );
@@ -281,7 +288,13 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      const franchise = await updateFranchise(db, callerOf(request), request.params.id, request.body);
+      const franchise = await updateFranchise(
+        db,
+        callerOf(request),
+        request.params.id,
+        request.body,
+        firebaseWrites,
+      );
       if (!franchise) throw notFound();
       return { data: franchise };
     },

@@ -36,7 +36,10 @@ function auditColumns(): CsvColumn<AuditEntry>[] {
     { header: m.exportColumnDateTime(), value: (entry) => istDateTime(entry.at) },
     {
       header: m.auditColumnWho(),
-      value: (entry) => entry.actor?.name || entry.actor?.email || m.auditNoActor(),
+      value: (entry) =>
+        entry.actor?.name ||
+        entry.actor?.email ||
+        (entry.source === 'firebase' ? m.changedByFirebase() : m.auditNoActor()),
     },
     { header: m.commonEmail(), value: (entry) => entry.actor?.email },
     { header: m.auditExportRole(), value: (entry) => (entry.actor ? roleLabel(entry.actor.role) : '') },

@@ -131,6 +131,7 @@ export async function findAuditEntries(
         to_char(${auditLog.at} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
         ${auditLog.action} as action, ${auditLog.resource} as record_type,
         ${auditLog.resourceId} as record_id, ${auditLog.before} as before, ${auditLog.after} as after,
+        ${auditLog.source} as source,
         ${actor}.id as actor_id, ${actor}.display_name as actor_name, ${actor}.email as actor_email,
         ${actor}.role as actor_role,
         ${driverOfRecord} as driver_id, ${tripOfRecord} as trip_id
@@ -159,6 +160,7 @@ export async function findAuditEntries(
             role: row.actor_role as Role,
           }
         : null,
+      source: row.source === 'firebase' ? ('firebase' as const) : null,
       action: String(row.action),
       recordType: String(row.record_type),
       recordId: row.record_id == null ? null : String(row.record_id),

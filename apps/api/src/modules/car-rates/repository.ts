@@ -14,7 +14,8 @@ import type {
 } from '@bmet/shared/schemas/car-rate';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, carRateHistory, carRates } from '../../db/schema';
-import { recordAudit, type Actor } from '../../infra/audit';
+import { FIREBASE_ACTOR, recordAudit, type Actor, type ChangeSource } from '../../infra/audit';
+import { NO_FIREBASE_WRITES, queueRateWrite, type FirebaseWrites } from '../../infra/firebase-outbox';
 import { decodeCursor, keysetPage } from '../../lib/paging';
 import { stateLabel } from '@bmet/shared/labels';
 
@@ -104,7 +105,7 @@ type Change = {
  */
 async function writeRateSet(
   tx: DbExecutor,
-  actor: Actor,
+  actor: ChangeSource,
   write: {
     state: State;
     carType: CarType;
@@ -159,7 +160,7 @@ async function writeRateSet(
 }
 
 /** Keeps a change in the rates history and in the audit log, in the transaction that made it. */
-async function recordChange(tx: DbExecutor, actor: Actor, state: State, change: Change): Promise<void> {
+async function recordChange(tx: DbExecutor, actor: ChangeSource, state: State, change: Change): Promise<void> {
   await tx.insert(carRateHistory).values({
     state,
     carType: change.carType,
@@ -170,6 +171,7 @@ async function recordChange(tx: DbExecutor, actor: Actor, state: State, change: 
     copiedFrom: change.copiedFrom ?? null,
     changedBy: actor.id,
     requestId: actor.requestId,
+    source: 'source' in actor ? actor.source : null,
   });
   await recordAudit(tx, actor, {
     action: change.action,
@@ -193,6 +195,7 @@ export async function updateStateRates(
   actor: Actor,
   state: State,
   body: UpdateRatesBody,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
 ): Promise<StateRates> {
   return db.transaction(async (tx) => {
     const types = CAR_TYPES.filter((type) => body[type]);
@@ -207,7 +210,10 @@ export async function updateStateRates(
         expected: version,
         kind: 'save',
       });
-      if (change) await recordChange(tx, actor, state, change);
+      if (change) {
+        await recordChange(tx, actor, state, change);
+        await queueRateWrite(tx, writes, state, carType);
+      }
     }
     return findStateRates(tx, state);
   });
@@ -217,7 +223,13 @@ export async function updateStateRates(
  * Copies every rate set of one state onto another, in one transaction: the target's sets of those
  * types get the source's values and a new version; its other types stay as they are.
  */
-export async function copyStateRates(db: Db, actor: Actor, from: State, to: State): Promise<StateRates> {
+export async function copyStateRates(
+  db: Db,
+  actor: Actor,
+  from: State,
+  to: State,
+  writes: FirebaseWrites = NO_FIREBASE_WRITES,
+): Promise<StateRates> {
   return db.transaction(async (tx) => {
     // Read, not locked: locking the source too would let two opposite copies deadlock.
     const source = await tx.select().from(carRates).where(eq(carRates.state, from));
@@ -242,10 +254,38 @@ export async function copyStateRates(db: Db, actor: Actor, from: State, to: Stat
         current: current.get(carType),
         kind: 'copy',
       });
-      if (change) await recordChange(tx, actor, to, { ...change, copiedFrom: from });
+      if (change) {
+        await recordChange(tx, actor, to, { ...change, copiedFrom: from });
+        await queueRateWrite(tx, writes, to, carType);
+      }
     }
     return findStateRates(tx, to);
   });
+}
+
+/**
+ * A rate set as the apps' Firebase database holds it now, changed there by someone else: stored as
+ * a new version attributed to Firebase. It is what the apps charge, so it is kept as it is.
+ * Answers whether anything changed.
+ */
+export async function applyFirebaseRateSet(
+  tx: DbExecutor,
+  state: State,
+  carType: CarType,
+  values: RateValues,
+): Promise<'new' | 'updated' | 'unchanged'> {
+  const current = (await lockRates(tx, state, [carType])).get(carType);
+  const change = await writeRateSet(tx, FIREBASE_ACTOR, {
+    state,
+    carType,
+    values: values as RateValuesInput,
+    current,
+    kind: 'save',
+    ...(current ? { expected: current.version } : {}),
+  });
+  if (!change) return 'unchanged';
+  await recordChange(tx, FIREBASE_ACTOR, state, change);
+  return change.action === 'create' ? 'new' : 'updated';
 }
 
 const historyCursorSchema = z.object({ id: z.number().int() });
@@ -268,6 +308,7 @@ export async function findRateHistory(
       after: carRateHistory.after,
       copiedFrom: carRateHistory.copiedFrom,
       changedAt: carRateHistory.changedAt,
+      source: carRateHistory.source,
       authorId: accounts.id,
       authorName: sql<string | null>`coalesce(nullif(${accounts.displayName}, ''), ${accounts.email})`,
     })
@@ -292,6 +333,7 @@ export async function findRateHistory(
               copiedFrom: row.copiedFrom && isState(row.copiedFrom) ? row.copiedFrom : null,
               changedAt: row.changedAt.toISOString(),
               changedBy: row.authorId ? { id: row.authorId, name: row.authorName ?? '' } : null,
+              source: row.source === 'firebase' ? ('firebase' as const) : null,
             },
           ]
         : [],

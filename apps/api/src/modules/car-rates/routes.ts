@@ -11,18 +11,19 @@ import {
 } from '@bmet/shared/schemas/car-rate';
 import type { Db } from '../../db/client';
 import type { Actor } from '../../infra/audit';
+import type { FirebaseWrites } from '../../infra/firebase-outbox';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { copyStateRates, findAllRates, findRateHistory, updateStateRates } from './repository';
 
-export type CarRateRoutesOptions = { db: Db };
+export type CarRateRoutesOptions = { db: Db; firebaseWrites?: FirebaseWrites };
 
 const TAGS = ['car-rates'];
 const errors = errorResponses(400, 401, 403);
 
 const actorOf = (request: FastifyRequest): Actor => ({ id: currentUser(request).id, requestId: request.id });
 
-export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async (app, { db }) => {
+export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async (app, { db, firebaseWrites }) => {
   app.get(
     '/admin/getAllRates',
     {
@@ -53,7 +54,13 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
       },
     },
     async (request) => ({
-      data: await updateStateRates(db, actorOf(request), request.params.state, request.body),
+      data: await updateStateRates(
+        db,
+        actorOf(request),
+        request.params.state,
+        request.body,
+        firebaseWrites,
+      ),
     }),
   );
 
@@ -73,7 +80,7 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
       },
     },
     async (request) => ({
-      data: await copyStateRates(db, actorOf(request), request.body.from, request.body.to),
+      data: await copyStateRates(db, actorOf(request), request.body.from, request.body.to, firebaseWrites),
     }),
   );
 

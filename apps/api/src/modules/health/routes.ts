@@ -7,18 +7,14 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import type { LocationBus } from '../../infra/location-bus';
 import { MIGRATIONS } from '../../paths';
-import {
-  firebaseLinkResponseSchema,
-  firebaseLinkStatusSchema,
-  type FirebaseLinkStatus,
-} from '@bmet/shared/schemas/firebase-link';
-import { errorResponses } from '../../lib/error-responses';
+import { firebaseLinkStatusSchema } from '@bmet/shared/schemas/firebase-link';
+import { readLinkStatus } from '../../infra/firebase-link-state';
 
 export type HealthRoutesOptions = {
   db: Db;
   locationBus: LocationBus;
   /** The Firebase link, when configured: reported, never a reason to refuse traffic. */
-  firebaseLink?: { status(): FirebaseLinkStatus };
+  firebaseLink?: { writeBack: boolean };
 };
 
 const MIGRATION_COUNT = (
@@ -103,7 +99,9 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
         ...(locationBus.ping ? [check('redis', () => locationBus.ping!())] : []),
       ]);
       const ready = checks.every((c) => c.ok);
-      const link = firebaseLink?.status();
+      const link = firebaseLink
+        ? await readLinkStatus(db, firebaseLink.writeBack).catch(() => null)
+        : null;
       return reply.status(ready ? 200 : 503).send({
         status: ready ? 'ready' : 'not ready',
         checks,
@@ -118,24 +116,5 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
           : {}),
       });
     },
-  );
-};
-
-/** GET /api/firebase-link: what the link to the apps' Firebase database is doing (admins). */
-export const firebaseLinkRoutes: FastifyPluginAsyncZod<{
-  firebaseLink?: { status(): FirebaseLinkStatus };
-}> = async (app, { firebaseLink }) => {
-  app.get(
-    '/firebase-link',
-    {
-      config: { access: ['firebase-link', 'view'] },
-      schema: {
-        tags: ['operations'],
-        summary:
-          "The link to the apps' Firebase database: following or not, since when, what it applied, its last errors",
-        response: { 200: firebaseLinkResponseSchema, ...errorResponses(401, 403) },
-      },
-    },
-    async () => ({ data: firebaseLink?.status() ?? null }),
   );
 };

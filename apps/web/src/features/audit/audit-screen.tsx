@@ -219,7 +219,11 @@ export function AuditScreen() {
         >
           {entries.map((entry) => {
             const history = historyOf(entry);
-            const who = entry.actor ? entry.actor.name || entry.actor.email : m.auditNoActor();
+            const who = entry.actor
+              ? entry.actor.name || entry.actor.email
+              : entry.source === 'firebase'
+                ? m.changedByFirebase()
+                : m.auditNoActor();
             return (
               <tr key={entry.id} role="row">
                 <Cell label="">

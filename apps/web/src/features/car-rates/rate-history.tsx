@@ -67,7 +67,9 @@ export function RateHistory({ state }: { state: State }) {
               <Timeline.Item key={entry.id} title={summaryOf(entry)}>
                 <Text size="xs" c="dimmed">
                   {m.ratesHistoryMeta({
-                    name: entry.changedBy?.name ?? m.ratesHistoryUnknownUser(),
+                    name:
+                      entry.changedBy?.name ??
+                      (entry.source === 'firebase' ? m.changedByFirebase() : m.ratesHistoryUnknownUser()),
                     time: formatDateTime(entry.changedAt),
                     version: entry.version,
                   })}
