@@ -13,6 +13,8 @@ export const AUDIT_RECORD_TYPES = [
   'car-rates',
   'second-factor',
   'firebase-link',
+  'trips',
+  'customers',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 

@@ -13,6 +13,8 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   'car-rates': m.auditTypeCarRates,
   'second-factor': m.auditTypeSecondFactor,
   'firebase-link': m.auditTypeFirebaseLink,
+  trips: m.auditTypeTrips,
+  customers: m.auditTypeCustomers,
 };
 
 const ACTIONS: Record<AuditAction, () => string> = {

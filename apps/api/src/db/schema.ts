@@ -376,6 +376,8 @@ export const customers = pgTable(
     phoneNumber: text('phone_number'),
     /** Set by the import: the Firebase key (the uid) by which a second import finds the row. */
     firebaseKey: text('firebase_key'),
+    /** When the record was removed from the apps' Firebase database (kept here: it is history). */
+    firebaseRemovedAt: timestamp('firebase_removed_at', { withTimezone: true }),
     createdAt: createdAt(),
     /** Name, email and phone, lowered: what the customer search matches. */
     searchText: text('search_text')
@@ -434,6 +436,8 @@ export const trips = pgTable(
     cancelReason: text('cancel_reason'),
     /** Set by the import: the Firebase key (the push id) by which a second import finds the row. */
     firebaseKey: text('firebase_key'),
+    /** When the record was removed from the apps' Firebase database (kept here: it is history). */
+    firebaseRemovedAt: timestamp('firebase_removed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -752,7 +756,10 @@ export const firebaseLinkLease = pgTable('firebase_link_lease', {
   /** What the holder is doing, written at each renewal: every instance answers the admin screen. */
   status: jsonb('status'),
   /** Kinds of record an admin asked to read again from Firebase; the holder takes them. */
-  rereads: text('rereads').array().notNull().default(sql`'{}'::text[]`),
+  rereads: text('rereads')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
 });
 
 /**
@@ -777,6 +784,8 @@ export const firebaseOutbox = pgTable(
   },
   (t) => [
     index('firebase_outbox_path_idx').on(t.path, t.id),
-    index('firebase_outbox_waiting_idx').on(t.id).where(sql`${t.sentAt} is null`),
+    index('firebase_outbox_waiting_idx')
+      .on(t.id)
+      .where(sql`${t.sentAt} is null`),
   ],
 );

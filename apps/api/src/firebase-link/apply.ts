@@ -11,6 +11,7 @@ import { applyFirebaseRateSet } from '../modules/car-rates/repository';
 import { RATE_FIELDS, type CarType, type State } from '@bmet/shared/constants';
 import type { RateValues } from '@bmet/shared/schemas/car-rate';
 import { FIREBASE_LINK_KINDS, type FirebaseLinkKind } from '@bmet/shared/schemas/firebase-link';
+import { AUDITED, auditChanges, removeRecords, snapshotOf } from './changes';
 import { classifyIncoming } from './outbox';
 
 /**
@@ -29,47 +30,79 @@ export type FollowedSection = FirebaseLinkKind;
 
 export type FirebaseRecord = { key: string; value: unknown };
 
-/** Writes records of one section in one transaction; answers what the import's report counts. */
+/**
+ * Writes records of one section in one transaction, audited as changes made by Firebase; a record
+ * whose value is null was removed there and is ended (changes.ts). Answers what the import's report
+ * counts, and how many records were ended. `live`: the records arrived as changes (a record new to
+ * the console is audited as created), not as a whole node read at a start or a re-read.
+ */
 export async function applyRecords(
   db: Db,
   section: FollowedSection,
   records: FirebaseRecord[],
-): Promise<ImportReport> {
+  { live = true }: { live?: boolean } = {},
+): Promise<{ report: ImportReport; removed: number }> {
   const report = createReport(false);
-  if (records.length === 0) return report;
+  let removed = 0;
+  if (records.length === 0) return { report, removed };
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
-    const batch = { records, report };
+    if (section === 'city_dealer' || section === 'franchise') {
+      removed = await applyStaff(tx, report, section, records);
+      return;
+    }
+    const present = records.filter((record) => record.value !== null);
+    // A state's rates removed in Firebase stay: the console's last rates are still its rates.
+    if (section !== 'state') {
+      const gone = records.filter((record) => record.value === null).map((record) => record.key);
+      removed = await removeRecords(tx, section, gone);
+    }
+    const audited = AUDITED[section];
+    const keys = present.map((record) => record.key);
+    const before = audited ? await snapshotOf(tx, audited, keys) : null;
+    const batch = { records: present, report };
     switch (section) {
       case 'driver':
         await writeDrivers(tx, batch);
-        return;
+        break;
       case 'customer':
         await writeCustomers(tx, batch);
-        return;
+        break;
       case 'trips':
         await writeTrips(tx, batch);
-        return;
+        break;
       case 'state':
-        for (const { key, value } of records) await applyRates(tx, report, key, value);
-        return;
-      case 'city_dealer':
-      case 'franchise': {
-        // Accounts the link creates have no password: the report lists them for a reset link.
-        const staff = new StaffImport(new Map(), null, true);
-        for (const { key, value } of records) {
-          if ((await classifyIncoming(tx, `${section}/${key}`, value)) !== 'apply') {
-            report.counts[section === 'city_dealer' ? 'dealers' : 'franchises'].unchanged++;
-            continue;
-          }
-          await staff.importNode(tx, report, section, key, value);
-        }
-        await staff.linkFranchises(tx, report);
-        return;
-      }
+        for (const { key, value } of present) await applyRates(tx, report, key, value);
+        break;
+    }
+    if (audited && before) {
+      await auditChanges(tx, audited, before, await snapshotOf(tx, audited, keys), { creations: live });
     }
   });
-  return report;
+  return { report, removed };
+}
+
+/**
+ * City dealers and franchises: a node that is the console's own write coming back, or one the
+ * console has a write for on its way, is left; others are followed (import/staff.ts), or ended
+ * when removed. Accounts the link creates have no password: the report lists them for a reset link.
+ */
+async function applyStaff(
+  tx: Db,
+  report: ImportReport,
+  section: 'city_dealer' | 'franchise',
+  records: FirebaseRecord[],
+): Promise<number> {
+  const staff = new StaffImport(new Map(), null, true);
+  const gone: string[] = [];
+  for (const { key, value } of records) {
+    if ((await classifyIncoming(tx, `${section}/${key}`, value)) !== 'apply') {
+      report.counts[section === 'city_dealer' ? 'dealers' : 'franchises'].unchanged++;
+    } else if (value === null) gone.push(key);
+    else await staff.importNode(tx, report, section, key, value);
+  }
+  await staff.linkFranchises(tx, report);
+  return removeRecords(tx, section, gone);
 }
 
 /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
-import { drivers, trips } from '../db/schema';
+import { auditLog, customers, drivers, trips } from '../db/schema';
 import { rowsOf } from '../db/rows';
 import { createAccount } from '../seed/factories';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
@@ -208,5 +208,92 @@ describe('the Firebase link', () => {
     const other = link(server);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([one.status().following, other.status().following]).toEqual([true, false]);
+  });
+
+  it('attributes each change to Firebase with before and after, and ends records removed there', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({
+      data: {
+        driver: { [k.driver]: driverNode('Imran Shaikh') },
+        customer: { [k.customer]: { name: 'Asha Rao', phoneNumber: '9123456789' } },
+        trips: { [k.trip(1)]: booking(k.customer, 'Asha Rao') },
+      },
+    });
+    link(server);
+    const [first] = await eventually(
+      () =>
+        t.db
+          .select({ id: trips.id })
+          .from(trips)
+          .where(eq(trips.firebaseKey, k.trip(1))),
+      (rows) => rows.length === 1,
+    );
+    const auditOf = (id: string) =>
+      t.db
+        .select({
+          action: auditLog.action,
+          source: auditLog.source,
+          before: auditLog.before,
+          after: auditLog.after,
+        })
+        .from(auditLog)
+        .where(eq(auditLog.resourceId, id))
+        .orderBy(auditLog.id);
+    // Brought in by the first sync, as an import would: not a change anyone made.
+    expect(await auditOf(first!.id)).toEqual([]);
+
+    // A booking made now is audited as created by Firebase; its cancellation as a change.
+    server.tree.set(`trips/${k.trip(2)}`, booking(k.customer, 'Live Booking'));
+    const [second] = await eventually(
+      () =>
+        t.db
+          .select({ id: trips.id })
+          .from(trips)
+          .where(eq(trips.firebaseKey, k.trip(2))),
+      (rows) => rows.length === 1,
+    );
+    server.tree.set(`trips/${k.trip(2)}/cancel_trip`, { reason: 'Driver did not come' });
+    const audit = await eventually(
+      () => auditOf(second!.id),
+      (rows) => rows.length === 2,
+    );
+    expect(audit[0]).toMatchObject({ action: 'create', source: 'firebase', before: null });
+    expect(audit[0]!.after).toMatchObject({ title: 'Live Booking' });
+    expect(audit[1]).toMatchObject({
+      action: 'update',
+      source: 'firebase',
+      before: expect.objectContaining({ cancel_reason: null }),
+      after: expect.objectContaining({ cancel_reason: 'Driver did not come' }),
+    });
+
+    // Removed in Firebase: the trip stays (it is history), marked; the driver is ended softly.
+    server.tree.set(`trips/${k.trip(1)}`, null);
+    server.tree.set(`driver/${k.driver}`, null);
+    const [kept] = await eventually(
+      () =>
+        t.db
+          .select()
+          .from(trips)
+          .where(eq(trips.firebaseKey, k.trip(1))),
+      (rows) => rows[0]?.firebaseRemovedAt != null,
+    );
+    expect(kept!.firebaseRemovedAt).not.toBeNull();
+    expect(await auditOf(first!.id)).toEqual([
+      { action: 'delete', source: 'firebase', before: null, after: { removedInFirebase: true } },
+    ]);
+    const [ended] = await eventually(
+      () => t.db.select().from(drivers).where(eq(drivers.firebaseKey, k.driver)),
+      (rows) => rows[0]?.deletedAt != null,
+    );
+    expect(ended!.deletedAt).not.toBeNull();
+    // A customer's change too, with only the fields that changed.
+    server.tree.set(`customer/${k.customer}/name`, 'Asha R.');
+    const [customer] = await eventually(
+      () => t.db.select().from(customers).where(eq(customers.firebaseKey, k.customer)),
+      (rows) => rows[0]?.name === 'Asha R.',
+    );
+    expect(await auditOf(customer!.id)).toEqual([
+      { action: 'update', source: 'firebase', before: { name: 'Asha Rao' }, after: { name: 'Asha R.' } },
+    ]);
   });
 });

@@ -192,7 +192,7 @@ export class FirebaseLink {
         const arrived = Date.now();
         const readable = page.filter((record) => !record.tooLarge);
         this.monitor.skipped(page.length - readable.length);
-        await this.apply(section, readable, arrived);
+        await this.apply(section, readable, arrived, { live: false });
       }
       this.options.logger.info({ section }, 'Firebase link: read again whole');
     } finally {
@@ -262,8 +262,9 @@ export class FirebaseLink {
         if (kind === 'patch' && child.includes('/')) this.markStale(section, child.split('/')[0]!, arrived);
         else whole.push({ key: child, value });
       }
+      // A put at "/" is the whole node (a stream's first event): what it brings is not live news.
       for (let i = 0; i < whole.length; i += BATCH) {
-        await this.apply(section, whole.slice(i, i + BATCH), arrived);
+        await this.apply(section, whole.slice(i, i + BATCH), arrived, { live: kind === 'patch' });
       }
       return;
     }
@@ -275,15 +276,19 @@ export class FirebaseLink {
     this.markStale(section, key, arrived);
   }
 
-  private async apply(section: FollowedSection, records: FirebaseRecord[], arrived: number): Promise<void> {
-    const present = records.filter((record) => record.value !== null);
-    // A record removed in Firebase stays in the console: its history is the company's.
-    this.monitor.skipped(records.length - present.length);
-    const report = await applyRecords(this.db, section, present);
+  private async apply(
+    section: FollowedSection,
+    records: FirebaseRecord[],
+    arrived: number,
+    { live = true }: { live?: boolean } = {},
+  ): Promise<void> {
+    const { report, removed } = await applyRecords(this.db, section, records, { live });
     for (const [kind, counts] of Object.entries(report.counts)) {
       this.monitor.applied(kind, counts.new + counts.updated + counts.unchanged, arrived);
       this.monitor.skipped(counts.skipped);
     }
+    this.monitor.applied('removed', removed, arrived);
+    const present = records.filter((record) => record.value !== null);
     if (section === 'driver') {
       // The positions a driver record holds are the drivers' newest: they reach the maps too.
       const positions = present.flatMap(({ key, value }) => {

@@ -99,4 +99,80 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       await firebase.close();
     }
   }, 120_000);
+
+  it('killed with kill -9 while the apps write, applies every change made meanwhile exactly once', async () => {
+    const firebase = await startFirebaseServer({
+      data: { customer: { cust9: { name: 'Kavya Nair', phoneNumber: '9000000009' } } },
+    });
+    const dataDir = mkdtempSync(join(tmpdir(), 'bmet-link-kill-'));
+    folders.push(dataDir);
+    const env = {
+      DATABASE_URL: '',
+      JWT_SECRET: '',
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'true',
+      DEMO_PASSWORD: 'link-test-demo-password',
+      FIREBASE_DATABASE_URL: firebase.url,
+    };
+    const trip = (i: number): FirebaseJson => ({
+      title: `Killnine Rider ${i}`,
+      body: 'Please Pickup me',
+      phoneNumber: '9000000009',
+      id: 'cust9',
+      car: 'auto',
+      date: '2026-11-28 11:00:00.000000',
+      price: '90',
+      distance: '3',
+      'pick-up': { location: 'Bus Stand', lat: 10.0, long: 76.3 },
+      destination: { location: 'Market', lat: 10.02, long: 76.31 },
+      tripStarted: false,
+      isFinished: false,
+    });
+    const key = (i: number) => `-NzKillNine${String(i).padStart(9, '0')}`;
+    const first = await startServerProcess(env);
+    let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+    try {
+      await until(
+        async () => ((await (await fetch(`${first.baseUrl}/api/ready`)).json()) as ReadyBody).firebaseLink,
+        (link) => Boolean(link?.lastEventAt),
+      );
+      // The apps write 100 bookings: the first 30 while the console runs, then it is killed.
+      for (let i = 0; i < 30; i++) firebase.tree.set(`trips/${key(i)}`, trip(i));
+      first.child.kill('SIGKILL');
+      await first.exited;
+      for (let i = 30; i < 100; i++) firebase.tree.set(`trips/${key(i)}`, trip(i));
+
+      // Started again: it waits out the dead instance's lease (30 s at most), then catches up.
+      second = await startServerProcess(env);
+      const baseUrl = second.baseUrl;
+      const signIn = await fetch(`${baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'admin@bookmyetaxi.test',
+          password: 'link-test-demo-password',
+          role: 'admin',
+        }),
+      });
+      const { idToken } = ((await signIn.json()) as { data: { idToken: string } }).data;
+      const titles = await until(
+        async () => {
+          const answer = await fetch(`${baseUrl}/api/trips?q=Killnine&limit=200`, {
+            headers: { authorization: `Bearer ${idToken}` },
+          });
+          const body = (await answer.json()) as { data: Record<string, { title: string }> };
+          return Object.values(body.data).map((found) => found.title);
+        },
+        (found) => found.length >= 100,
+        60_000,
+      );
+      expect(titles).toHaveLength(100);
+      expect(new Set(titles).size).toBe(100);
+    } finally {
+      if (second) await stopServerProcess(second);
+      await firebase.close();
+    }
+  }, 150_000);
 });
+
+type ReadyBody = { firebaseLink?: { following: boolean; lastEventAt: string | null } };

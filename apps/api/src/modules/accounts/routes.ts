@@ -58,7 +58,10 @@ const LIST_DESCRIPTION =
  * dealer runs one state: it creates and manages franchises of its own, in its state only
  * (docs/decisions/005-dealers-franchises-and-password-reset.md).
  */
-export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (app, { db, firebaseWrites }) => {
+export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async (
+  app,
+  { db, firebaseWrites },
+) => {
   /** What both creation paths share once the body is valid: password rules, unique email, insert. */
   async function createStaffAccount(
     caller: AccountCaller,
@@ -268,7 +271,8 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      if (!(await deleteCityDealer(db, callerOf(request), request.params.id, firebaseWrites))) throw notFound();
+      if (!(await deleteCityDealer(db, callerOf(request), request.params.id, firebaseWrites)))
+        throw notFound();
       return reply.status(204).send(null);
     },
   );

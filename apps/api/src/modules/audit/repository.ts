@@ -51,6 +51,8 @@ function auditScope(caller: AuditCaller): SQL | undefined {
   const dealerDrivers = sql`select ${drivers.id}::text from ${drivers} where ${drivers.franchiseId} in (${franchises})`;
   return or(
     sql`${auditLog.resource} in ('drivers', 'driver-documents', 'driver-device-tokens') and ${driverOfRecord} in (${dealerDrivers})`,
+    sql`${auditLog.resource} = 'trips' and ${auditLog.resourceId} in (
+      select ${trips.id}::text from ${trips} where ${trips.driverId}::text in (${dealerDrivers}))`,
     sql`${auditLog.resource} = 'trip-feedback' and ${auditLog.resourceId} in (
       select ${tripFeedback.id}::text from ${tripFeedback} join ${trips} on ${trips.id} = ${tripFeedback.tripId}
       where ${trips.driverId}::text in (${dealerDrivers}))`,

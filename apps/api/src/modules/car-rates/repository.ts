@@ -160,7 +160,12 @@ async function writeRateSet(
 }
 
 /** Keeps a change in the rates history and in the audit log, in the transaction that made it. */
-async function recordChange(tx: DbExecutor, actor: ChangeSource, state: State, change: Change): Promise<void> {
+async function recordChange(
+  tx: DbExecutor,
+  actor: ChangeSource,
+  state: State,
+  change: Change,
+): Promise<void> {
   await tx.insert(carRateHistory).values({
     state,
     carType: change.carType,

@@ -23,7 +23,10 @@ const errors = errorResponses(400, 401, 403);
 
 const actorOf = (request: FastifyRequest): Actor => ({ id: currentUser(request).id, requestId: request.id });
 
-export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async (app, { db, firebaseWrites }) => {
+export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async (
+  app,
+  { db, firebaseWrites },
+) => {
   app.get(
     '/admin/getAllRates',
     {
@@ -54,13 +57,7 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
       },
     },
     async (request) => ({
-      data: await updateStateRates(
-        db,
-        actorOf(request),
-        request.params.state,
-        request.body,
-        firebaseWrites,
-      ),
+      data: await updateStateRates(db, actorOf(request), request.params.state, request.body, firebaseWrites),
     }),
   );
 

@@ -99,9 +99,7 @@ export const healthRoutes: FastifyPluginAsyncZod<HealthRoutesOptions> = async (
         ...(locationBus.ping ? [check('redis', () => locationBus.ping!())] : []),
       ]);
       const ready = checks.every((c) => c.ok);
-      const link = firebaseLink
-        ? await readLinkStatus(db, firebaseLink.writeBack).catch(() => null)
-        : null;
+      const link = firebaseLink ? await readLinkStatus(db, firebaseLink.writeBack).catch(() => null) : null;
       return reply.status(ready ? 200 : 503).send({
         status: ready ? 'ready' : 'not ready',
         checks,
