@@ -81,6 +81,7 @@ async function main() {
       {
         logger: app.log,
         writeBack: config.firebase.writeBack,
+        objectStore,
         publish: (event) => locationBus.publish(event),
       },
     );

@@ -294,6 +294,8 @@ export const driverDocuments = pgTable(
     rejectionReason: text('rejection_reason'),
     /** The day a document that expires (licence, RC, pollution, fitness, permit) stops being valid. */
     expiresOn: date('expires_on', { mode: 'string' }),
+    /** The download URL in the apps' Firebase (`urls/{key}`) the stored image was fetched from. */
+    firebaseUrl: text('firebase_url'),
   },
   (t) => [
     primaryKey({ columns: [t.driverId, t.key] }),

@@ -6,6 +6,8 @@ import type { FirebaseLinkActivity } from '@bmet/shared/schemas/firebase-link';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import { kindsOf, LINK_LEASE } from '../infra/firebase-link-state';
+import type { ObjectStore } from '../infra/object-store';
+import { DocumentImages } from './document-images';
 import { LinkMonitor } from './link-monitor';
 import { pruneSentWrites, sendWaitingWrites } from './outbox';
 import {
@@ -70,11 +72,26 @@ export class FirebaseLink {
       logger: LinkLogger;
       /** Writes the console queued are sent to Firebase (FIREBASE_WRITE_BACK). */
       writeBack?: boolean;
+      /** Where document images the driver app uploads are stored, once fetched. */
+      objectStore?: ObjectStore;
       publish?: (event: LocationEvent) => Promise<void>;
       /** Called after each applied change (tests wait on it). */
       onApplied?: () => void;
     },
-  ) {}
+  ) {
+    if (options.objectStore) {
+      this.images = new DocumentImages(db, options.objectStore, client.address.origin, {
+        stored: (count) => this.monitor.applied('documentImages', count, Date.now()),
+        failed: (message) => {
+          this.monitor.skipped();
+          this.monitor.failed(message);
+          options.logger.warn({}, `Firebase link: ${message}`);
+        },
+      });
+    }
+  }
+
+  private readonly images: DocumentImages | null = null;
 
   status(): LinkStatus {
     return { ...this.monitor.activity(), following: this.following };
@@ -90,6 +107,7 @@ export class FirebaseLink {
     this.controller?.abort();
     await this.running?.catch(() => undefined);
     await this.rereading.catch(() => undefined);
+    await this.images?.stop();
     this.running = null;
     if (this.following) await this.releaseLease().catch(() => undefined);
     this.following = false;
@@ -289,6 +307,7 @@ export class FirebaseLink {
     }
     this.monitor.applied('removed', removed, arrived);
     const present = records.filter((record) => record.value !== null);
+    if (section === 'driver') await this.images?.notice(present);
     if (section === 'driver') {
       // The positions a driver record holds are the drivers' newest: they reach the maps too.
       const positions = present.flatMap(({ key, value }) => {

@@ -1,0 +1,1 @@
+ALTER TABLE "driver_documents" ADD COLUMN "firebase_url" text;
