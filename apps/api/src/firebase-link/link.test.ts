@@ -7,6 +7,7 @@ import { rowsOf } from '../db/rows';
 import { createAccount } from '../seed/factories';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
 import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../../test/firebase-server';
+import { FOLLOWED_SECTIONS } from './apply';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
 
@@ -295,5 +296,64 @@ describe('the Firebase link', () => {
     expect(await auditOf(customer!.id)).toEqual([
       { action: 'update', source: 'firebase', before: { name: 'Asha Rao' }, after: { name: 'Asha R.' } },
     ]);
+  });
+});
+
+describe('the Firebase link through faults', () => {
+  async function following() {
+    const k = keys();
+    const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
+    const instance = link(server);
+    await eventually(
+      async () => instance.status().applied.customers ?? 0,
+      (applied) => applied >= 1,
+    );
+    const caughtUp = async (n: number, title: string) => {
+      server.tree.set(`trips/${k.trip(n)}`, booking(k.customer, title));
+      return eventually(
+        () => tripsOf([k.trip(n)]),
+        (rows) => rows.length === 1,
+        20_000,
+      );
+    };
+    return { server, instance, caughtUp };
+  }
+
+  it('reconnects after a stream cut in the middle of an event, through 307s and 401s', async () => {
+    const { server, instance, caughtUp } = await following();
+    // Cut mid-event; every stream is then sent to another host name of the server (307).
+    server.redirectNext(FOLLOWED_SECTIONS.length);
+    server.dropStreams();
+    expect(await caughtUp(11, 'After the cut')).toMatchObject([{ title: 'After the cut' }]);
+    expect(server.requests.some((request) => request.headers.host?.startsWith('localhost'))).toBe(true);
+    // Cut again, and refused twice: it backs off, tries again, and catches up.
+    server.failNext(401, { error: 'Unauthorized request.' }, 2);
+    server.dropStreams();
+    expect(await caughtUp(12, 'After the refusals')).toMatchObject([{ title: 'After the refusals' }]);
+    const status = instance.status();
+    expect(status.reconnects).toBeGreaterThanOrEqual(3);
+    const errors = status.lastErrors.map((error) => error.message).join('\n');
+    expect(errors).toMatch(/Firebase answered 401: Unauthorized request/);
+    expect(errors).toMatch(/the connection to Firebase was cut/);
+  });
+
+  it('waits out a server that stops answering, while the console keeps serving', async () => {
+    const { server, caughtUp } = await following();
+    server.pause();
+    const admin = await createAccount(t.db, { role: 'admin' });
+    const { token } = await issueToken(t.db, admin);
+    const answered = await t.app.inject({ url: '/api/trips', headers: authHeader(token) });
+    expect(answered.statusCode).toBe(200);
+    setTimeout(() => server.resume(), 1000);
+    expect(await caughtUp(13, 'After the silence')).toMatchObject([{ title: 'After the silence' }]);
+  });
+
+  it('skips, counts and shows an event it cannot read, and goes on', async () => {
+    const { server, instance, caughtUp } = await following();
+    const before = instance.status().skipped;
+    // A damaged trip (not a record) in the apps' tree: skipped, never stopping the link.
+    server.tree.set('trips/-NdamagedTrip0000001', 'not a trip');
+    expect(await caughtUp(14, 'After the damage')).toMatchObject([{ title: 'After the damage' }]);
+    expect(instance.status().skipped).toBeGreaterThan(before);
   });
 });

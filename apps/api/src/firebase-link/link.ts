@@ -18,7 +18,7 @@ import {
   type FirebaseRecord,
   type FollowedSection,
 } from './apply';
-import type { FirebaseRestClient, StreamEvent } from './rest-client';
+import { FirebaseRequestError, type FirebaseRestClient, type StreamEvent } from './rest-client';
 
 /**
  * The link that follows the company's Firebase Realtime Database as the apps write it: one stream
@@ -157,7 +157,7 @@ export class FirebaseLink {
   }
 
   private failed(error: unknown, what = 'reconnecting'): void {
-    const message = error instanceof Error ? error.message : String(error);
+    const message = describeError(error);
     this.monitor.failed(message);
     this.options.logger.warn({ err: error }, `Firebase link: ${message}; ${what}`);
   }
@@ -397,4 +397,19 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
+}
+
+/** A failure as an admin reads it on the link's screen. */
+function describeError(error: unknown): string {
+  if (error instanceof FirebaseRequestError && error.status > 0) {
+    return `Firebase answered ${error.status}: ${error.message}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // What Node's fetch says of a connection cut or refused, in words.
+  if (message === 'terminated') return 'the connection to Firebase was cut';
+  if (message === 'fetch failed') {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return `Firebase could not be reached${cause ? ` (${cause})` : ''}`;
+  }
+  return message;
 }
