@@ -1,4 +1,8 @@
-import type { FirebaseLinkActivity, FirebaseLinkKind } from '@bmet/shared/schemas/firebase-link';
+import {
+  idleLinkActivity,
+  type FirebaseLinkActivity,
+  type FirebaseLinkKind,
+} from '@bmet/shared/schemas/firebase-link';
 
 const MINUTE_MS = 60_000;
 
@@ -7,18 +11,7 @@ const MINUTE_MS = 60_000;
  * started, and over the last minute the changes applied and the longest wait of one.
  */
 export class LinkMonitor {
-  private readonly figures: FirebaseLinkActivity = {
-    connectedSince: null,
-    lastEventAt: null,
-    eventsPerMinute: 0,
-    lagSeconds: null,
-    applied: {},
-    positions: 0,
-    skipped: 0,
-    reconnects: 0,
-    rereading: null,
-    lastErrors: [],
-  };
+  private readonly figures: FirebaseLinkActivity = idleLinkActivity();
   /** Applied changes of the last minute: when, how many, and how long the oldest had waited. */
   private recent: { at: number; count: number; waitedMs: number }[] = [];
 

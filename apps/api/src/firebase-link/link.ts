@@ -171,7 +171,16 @@ export class FirebaseLink {
     let lastPrune = 0;
     while (!signal.aborted) {
       try {
-        if (this.options.writeBack) await sendWaitingWrites(this.db, this.client);
+        if (this.options.writeBack) {
+          // Read again once written: a change someone made in Firebase while the console's write
+          // was on its way was held back for it (outbox.ts), and is applied now if it came after.
+          for (const path of await sendWaitingWrites(this.db, this.client)) {
+            const [section, key] = path.split('/');
+            if ((FOLLOWED_SECTIONS as readonly string[]).includes(section!) && key) {
+              this.markStale(section as FollowedSection, key, Date.now());
+            }
+          }
+        }
         if (Date.now() - lastPrune > 3_600_000) {
           await pruneSentWrites(this.db);
           lastPrune = Date.now();

@@ -19,8 +19,8 @@ const ECHO_WINDOW = '1 hour';
 const KEPT = '1 day';
 const PER_PASS = 100;
 
-/** Sends every write whose time has come; answers how many were sent. */
-export async function sendWaitingWrites(db: Db, client: FirebaseRestClient): Promise<number> {
+/** Sends every write whose time has come; answers the paths written. */
+export async function sendWaitingWrites(db: Db, client: FirebaseRestClient): Promise<string[]> {
   const due = rowsOf(
     await db.execute(sql`
       select id, path, value from (
@@ -30,7 +30,7 @@ export async function sendWaitingWrites(db: Db, client: FirebaseRestClient): Pro
       where next_attempt_at <= now()
       order by id limit ${PER_PASS}`),
   );
-  let sent = 0;
+  const sent: string[] = [];
   for (const row of due) {
     const id = Number(row.id);
     const path = String(row.path);
@@ -49,7 +49,7 @@ export async function sendWaitingWrites(db: Db, client: FirebaseRestClient): Pro
     await db.execute(sql`
       update firebase_outbox set sent_at = now(), echoed_at = case when id < ${id} then now() end
       where path = ${path} and id <= ${id} and sent_at is null`);
-    sent++;
+    sent.push(path);
   }
   return sent;
 }

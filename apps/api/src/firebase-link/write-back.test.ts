@@ -390,7 +390,11 @@ describe('following city dealers and franchises', () => {
     // email and the disabling are the console's.
     server.tree.set(`city_dealer/${uid}`, { ...node, name: 'Serchhip Cabs & Co', email: 'someone@else.in' });
     const [renamed] = await eventually(account, (rows) => rows[0]?.displayName === 'Serchhip Cabs & Co');
-    expect(renamed).toMatchObject({ email: `${uid}@example.in`, disabled: true });
+    expect(renamed).toMatchObject({
+      displayName: 'Serchhip Cabs & Co',
+      email: `${uid}@example.in`,
+      disabled: true,
+    });
 
     const audit = await app.inject({
       url: `/api/audit?recordType=city-dealers&recordId=${created!.id}`,

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   FIREBASE_LINK_KINDS,
   firebaseLinkActivitySchema,
-  type FirebaseLinkActivity,
+  idleLinkActivity,
   type FirebaseLinkKind,
   type FirebaseLinkStatus,
 } from '@bmet/shared/schemas/firebase-link';
@@ -17,19 +17,6 @@ import { rowsOf } from '../db/rows';
  */
 
 export const LINK_LEASE = 'firebase-link';
-
-const IDLE: FirebaseLinkActivity = {
-  connectedSince: null,
-  lastEventAt: null,
-  eventsPerMinute: 0,
-  lagSeconds: null,
-  applied: {},
-  positions: 0,
-  skipped: 0,
-  reconnects: 0,
-  rereading: null,
-  lastErrors: [],
-};
 
 /** The link as a whole: who follows, what it does, and the writes waiting for Firebase. */
 export async function readLinkStatus(db: DbExecutor, writeBack: boolean): Promise<FirebaseLinkStatus> {
@@ -49,7 +36,7 @@ export async function readLinkStatus(db: DbExecutor, writeBack: boolean): Promis
   const live = row?.live === true;
   const activity = firebaseLinkActivitySchema.safeParse(row?.status);
   return {
-    ...(live && activity.success ? activity.data : IDLE),
+    ...(live && activity.success ? activity.data : idleLinkActivity()),
     // The last errors are worth seeing even when no instance follows (why it stopped).
     lastErrors: activity.success ? activity.data.lastErrors : [],
     following: live,

@@ -32,6 +32,20 @@ export const firebaseLinkActivitySchema = z.object({
 });
 export type FirebaseLinkActivity = z.infer<typeof firebaseLinkActivitySchema>;
 
+/** The activity of a link that has done nothing yet (or that no instance follows). */
+export const idleLinkActivity = (): FirebaseLinkActivity => ({
+  connectedSince: null,
+  lastEventAt: null,
+  eventsPerMinute: 0,
+  lagSeconds: null,
+  applied: {},
+  positions: 0,
+  skipped: 0,
+  reconnects: 0,
+  rereading: null,
+  lastErrors: [],
+});
+
 /** What the Firebase link (the console following the apps' database) is doing, as an admin reads it. */
 export const firebaseLinkStatusSchema = firebaseLinkActivitySchema.extend({
   /** An instance follows the database now (one does at a time). */
