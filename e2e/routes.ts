@@ -22,6 +22,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/manage-prices', title: 'Manage Car Rates by State', roles: ['admin'] },
   { path: '/compliance', title: 'Document compliance', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/audit', title: 'Audit trail', roles: ['admin', 'city_dealer'] },
+  { path: '/firebase-link', title: 'Firebase link', roles: ['admin'] },
 ];
 
 /** The navigation bar per role: the dashboard first, then the spec's order. */
@@ -40,6 +41,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'City Dealers', path: '/cityDealer' },
     { label: 'Compliance', path: '/compliance' },
     { label: 'Audit trail', path: '/audit' },
+    { label: 'Firebase link', path: '/firebase-link' },
   ],
   city_dealer: [
     { label: 'Dashboard', path: '/dashboard' },

@@ -59,6 +59,7 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['audit', 'list'], ADMIN_DEALER, 'issue: the audit trail (admin; a city dealer its records)'],
   [['compliance', 'list'], ALL, 'issue: /compliance, every role in scope'],
   [['firebase-link', 'view'], ADMIN, 'issue: the Firebase link, for admins'],
+  [['firebase-link', 'reread'], ADMIN, 'issue: reading a kind of record again from Firebase, for admins'],
   [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],
   [['city-dealers', 'delete'], ADMIN, 'spec 7: DELETE /city_dealer/{id} from the admin list'],
   [['franchises', 'update'], ADMIN_DEALER, 'decisions: creators manage their franchises'],

@@ -81,7 +81,7 @@ export class FirebaseLink {
   ) {
     if (options.objectStore) {
       this.images = new DocumentImages(db, options.objectStore, client.address.origin, {
-        stored: (count) => this.monitor.applied('documentImages', count, Date.now()),
+        stored: (count) => this.monitor.applied('documents', count, Date.now()),
         failed: (message) => {
           this.monitor.skipped();
           this.monitor.failed(message);

@@ -28,6 +28,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
   { label: m.navCompliance, to: '/compliance', permission: ['compliance', 'list'] },
   { label: m.navAudit, to: '/audit', permission: ['audit', 'list'] },
+  { label: m.navFirebaseLink, to: '/firebase-link', permission: ['firebase-link', 'view'] },
 ];
 
 /**

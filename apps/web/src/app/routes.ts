@@ -119,6 +119,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/audit/audit-screen'), 'AuditScreen'),
   },
   {
+    path: '/firebase-link',
+    permission: ['firebase-link', 'view'],
+    Component: screen(() => import('../features/firebase-link/firebase-link-screen'), 'FirebaseLinkScreen'),
+  },
+  {
     path: '/manage-prices',
 
     permission: ['car-rates', 'list'],
