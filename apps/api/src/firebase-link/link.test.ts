@@ -202,6 +202,27 @@ describe('the Firebase link', () => {
     expect(instance.status().lastErrors[0]?.message).toMatch(/cancel/);
   });
 
+  it('brings in a node too large to hold in one piece, a batch at a time', async () => {
+    const k = keys();
+    const many = Array.from({ length: 2500 }, (_, i) => k.trip(i));
+    const server = await startFirebaseServer({
+      data: {
+        customer: { [k.customer]: { name: 'Asha Rao' } },
+        trips: Object.fromEntries(
+          many.map((key, i) => [key, { ...booking(k.customer, `Rider ${i}`), body: 'p'.repeat(600) }]),
+        ),
+      },
+    });
+    const instance = link(server);
+    const rows = await eventually(
+      () => tripsOf(many),
+      (found) => found.length === many.length,
+      60_000,
+    );
+    expect(rows).toHaveLength(2500);
+    expect(instance.status().applied.trips).toBeGreaterThanOrEqual(2500);
+  }, 90_000);
+
   it('is followed by one instance at a time', async () => {
     const server = await startFirebaseServer({ data: {} });
     const one = link(server);

@@ -18,6 +18,7 @@ import {
   type FirebaseRecord,
   type FollowedSection,
 } from './apply';
+import type { Child } from './event-stream';
 import { FirebaseRequestError, type FirebaseRestClient, type StreamEvent } from './rest-client';
 
 /**
@@ -264,8 +265,45 @@ export class FirebaseLink {
         throw new Error(`the server sent ${event.event} on ${section} (${JSON.stringify(event.reason)})`);
       case 'put':
       case 'patch':
+        if ('children' in event) return this.changeLarge(section, event.event, event.path, event.children);
         return this.change(section, event.event, event.path, event.data, arrived);
     }
+  }
+
+  /**
+   * A put or patch too large to hold (a stream's first event on a large node): its records are
+   * applied in batches as they are read, so memory stays flat. A large change inside one record
+   * has that record read again whole. A damaged event is skipped and counted; the link goes on.
+   */
+  private async changeLarge(
+    section: FollowedSection,
+    kind: 'put' | 'patch',
+    path: string,
+    children: AsyncIterable<Child>,
+  ): Promise<void> {
+    const [key] = path.split('/').filter(Boolean);
+    let batch: FirebaseRecord[] = [];
+    let arrived = Date.now();
+    try {
+      for await (const child of children) {
+        if (key !== undefined) continue;
+        if (kind === 'patch' && child.key.includes('/')) {
+          this.markStale(section, child.key.split('/')[0]!, Date.now());
+          continue;
+        }
+        batch.push(child);
+        if (batch.length >= BATCH) {
+          await this.apply(section, batch, arrived, { live: kind === 'patch' });
+          batch = [];
+          arrived = Date.now();
+        }
+      }
+    } catch (error) {
+      this.monitor.skipped();
+      this.failed(error, `the rest of a large ${kind} on ${section} is skipped`);
+    }
+    if (batch.length > 0) await this.apply(section, batch, arrived, { live: kind === 'patch' });
+    if (key !== undefined) this.markStale(section, key, arrived);
   }
 
   /**

@@ -1,5 +1,7 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { GoogleAuth } from 'google-auth-library';
+import { readEventStream, type StreamEvent } from './event-stream';
+
+export type { StreamEvent } from './event-stream';
 
 /**
  * A client of the Firebase Realtime Database REST protocol, as Firebase documents it ("Database
@@ -74,14 +76,6 @@ export class FirebaseRequestError extends Error {
     return this.status === 401 || this.status === 403;
   }
 }
-
-export type StreamEvent =
-  | { event: 'put' | 'patch'; path: string; data: unknown }
-  | { event: 'keep-alive' }
-  | { event: 'cancel'; reason: unknown }
-  | { event: 'auth_revoked'; reason: unknown }
-  /** An event whose data is not what the protocol says: skipped and counted, never fatal. */
-  | { event: 'malformed'; name: string; data: string };
 
 /** A request's query; the values of the filters are JSON (`orderBy="$key"`, `startAt="-N1"`). */
 export type Query = Record<string, string | number | boolean>;
@@ -304,19 +298,13 @@ export class FirebaseRestClient {
       await this.answer(response);
       throw new FirebaseRequestError(response.status, 'the stream did not open');
     }
-    const events: StreamEvent[] = [];
-    const parser = createParser({ onEvent: (message) => events.push(readEvent(message)) });
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
     let timer = setTimeout(() => silence.abort(), STREAM_SILENCE_MS);
+    const heard = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => silence.abort(), STREAM_SILENCE_MS);
+    };
     try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        clearTimeout(timer);
-        timer = setTimeout(() => silence.abort(), STREAM_SILENCE_MS);
-        parser.feed(value);
-        while (events.length > 0) yield events.shift()!;
-      }
+      yield* readEventStream(response.body, heard);
     } catch (error) {
       if (silence.signal.aborted && !signal?.aborted) {
         throw new FirebaseRequestError(0, `the stream was silent for ${STREAM_SILENCE_MS / 1000} s`);
@@ -324,41 +312,6 @@ export class FirebaseRestClient {
       throw error;
     } finally {
       clearTimeout(timer);
-      await reader.cancel().catch(() => undefined);
     }
-  }
-}
-
-function readEvent(message: EventSourceMessage): StreamEvent {
-  const name = message.event ?? 'message';
-  let data: unknown;
-  try {
-    data = JSON.parse(message.data);
-  } catch {
-    data = message.data;
-  }
-  switch (name) {
-    case 'put':
-    case 'patch': {
-      const body = data as { path?: unknown; data?: unknown } | null;
-      if (!body || typeof body !== 'object' || typeof body.path !== 'string' || !('data' in body)) {
-        return { event: 'malformed', name, data: message.data.slice(0, 200) };
-      }
-      if (
-        name === 'patch' &&
-        (body.data === null || typeof body.data !== 'object' || Array.isArray(body.data))
-      ) {
-        return { event: 'malformed', name, data: message.data.slice(0, 200) };
-      }
-      return { event: name, path: body.path, data: body.data };
-    }
-    case 'keep-alive':
-      return { event: 'keep-alive' };
-    case 'cancel':
-      return { event: 'cancel', reason: data };
-    case 'auth_revoked':
-      return { event: 'auth_revoked', reason: data };
-    default:
-      return { event: 'malformed', name, data: message.data.slice(0, 200) };
   }
 }
