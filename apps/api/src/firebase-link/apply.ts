@@ -75,7 +75,8 @@ export async function applyRecords(
         for (const { key, value } of present) await applyRates(tx, report, key, value);
         break;
     }
-    if (audited && before) {
+    // Records all new to the console, brought in by a sync: nothing to audit (no creation is).
+    if (audited && before && (live || before.size > 0)) {
       await auditChanges(tx, audited, before, await snapshotOf(tx, audited, keys), { creations: live });
     }
   });

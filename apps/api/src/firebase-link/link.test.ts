@@ -209,7 +209,10 @@ describe('the Firebase link', () => {
       data: {
         customer: { [k.customer]: { name: 'Asha Rao' } },
         trips: Object.fromEntries(
-          many.map((key, i) => [key, { ...booking(k.customer, `Rider ${i}`), body: 'p'.repeat(600) }]),
+          many.map((key, i) => [
+            key,
+            { ...(booking(k.customer, `Rider ${i}`) as object), body: 'p'.repeat(600) },
+          ]),
         ),
       },
     });
