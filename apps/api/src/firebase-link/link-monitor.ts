@@ -1,3 +1,4 @@
+import { FirebaseRequestError } from './rest-client';
 import {
   idleLinkActivity,
   type FirebaseLinkActivity,
@@ -67,4 +68,19 @@ export class LinkMonitor {
       lagSeconds: lag < 0 ? null : Math.round(lag) / 1000,
     });
   }
+}
+
+/** A failure as an admin reads it on the link's screen. */
+export function describeError(error: unknown): string {
+  if (error instanceof FirebaseRequestError && error.status > 0) {
+    return `Firebase answered ${error.status}: ${error.message}`;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  // What Node's fetch says of a connection cut or refused, in words.
+  if (message === 'terminated') return 'the connection to Firebase was cut';
+  if (message === 'fetch failed') {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return `Firebase could not be reached${cause ? ` (${cause})` : ''}`;
+  }
+  return message;
 }

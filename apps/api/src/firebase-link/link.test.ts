@@ -226,6 +226,30 @@ describe('the Firebase link', () => {
     expect(instance.status().applied.trips).toBeGreaterThanOrEqual(2500);
   }, 90_000);
 
+  it('says what it brought in once every section has caught up, with the import’s report', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({
+      data: {
+        customer: { [k.customer]: { name: 'Asha Rao' }, [`${k.customer}-damaged`]: 'not a customer' },
+        trips: { [k.trip(1)]: booking(k.customer, 'Asha Rao') },
+      },
+    });
+    const said: string[] = [];
+    const client = new FirebaseRestClient(resolveAddress(server.url), { kind: 'none' });
+    const instance = new FirebaseLink(t.db, client, {
+      logger: { info: (_object, message) => said.push(message), warn: () => {} },
+    });
+    running.push({ link: instance, server });
+    instance.start();
+    const report = await eventually(
+      async () => said.find((message) => message.includes('caught up')),
+      (message) => message !== undefined,
+    );
+    expect(report).toMatch(/^Trips\s+1\s+0\s+0\s+0$/m);
+    expect(report).toMatch(/^Customers\s+1\s+0\s+0\s+1$/m);
+    expect(report).toMatch(/Skipped \(1\):\n.*damaged.*not a customer record/);
+  });
+
   it('is followed by one instance at a time', async () => {
     const server = await startFirebaseServer({ data: {} });
     const one = link(server);

@@ -8,7 +8,9 @@ import { rowsOf } from '../db/rows';
 import { kindsOf, LINK_LEASE } from '../infra/firebase-link-state';
 import type { ObjectStore } from '../infra/object-store';
 import { DocumentImages } from './document-images';
-import { LinkMonitor } from './link-monitor';
+import { createReport, formatReport, mergeReport, type ImportReport } from '../import/report';
+import { describeError, LinkMonitor } from './link-monitor';
+import { PositionBatches } from './position-batches';
 import { pruneSentWrites, sendWaitingWrites } from './outbox';
 import {
   applyRecords,
@@ -19,7 +21,7 @@ import {
   type FollowedSection,
 } from './apply';
 import type { Child } from './event-stream';
-import { FirebaseRequestError, type FirebaseRestClient, type StreamEvent } from './rest-client';
+import type { FirebaseRestClient, StreamEvent } from './rest-client';
 
 /**
  * The link that follows the company's Firebase Realtime Database as the apps write it: one stream
@@ -47,8 +49,6 @@ const MAX_BACKOFF_MS = 30_000;
 const REREAD_DELAY_MS = 50;
 /** Records changed inside are read again this many at a time. */
 const REREADS_AT_ONCE = 8;
-/** Positions that come within this time are stored together. */
-const POSITION_BATCH_MS = 20;
 
 export type LinkLogger = {
   info: (object: object, message: string) => void;
@@ -97,11 +97,14 @@ export class FirebaseLink {
   }
 
   private readonly images: DocumentImages | null = null;
-  /** Positions not stored yet, by driver key; when the oldest of them arrived. */
-  private readonly pendingPositions = new Map<string, { lat: number; long: number }>();
-  private pendingSince = 0;
-  private positionTimer: NodeJS.Timeout | null = null;
-  private storingPositions = false;
+  /** The report of the streams' first events, until every section's is applied. */
+  private sync: { report: ImportReport; pending: Set<FollowedSection>; started: number } | null = null;
+  /** Drivers' new positions, stored a batch at a time. */
+  private readonly pendingPositions = new PositionBatches((batch, arrived) =>
+    this.positions(batch, arrived).catch((error: unknown) =>
+      this.failed(error, 'those positions are replaced by the next ones'),
+    ),
+  );
 
   status(): LinkStatus {
     return { ...this.monitor.activity(), following: this.following };
@@ -118,8 +121,7 @@ export class FirebaseLink {
     await this.running?.catch(() => undefined);
     await this.rereading.catch(() => undefined);
     await this.images?.stop();
-    if (this.positionTimer) clearTimeout(this.positionTimer);
-    await this.storePending();
+    await this.pendingPositions.flush();
     this.running = null;
     if (this.following) await this.releaseLease().catch(() => undefined);
     this.following = false;
@@ -244,6 +246,7 @@ export class FirebaseLink {
     const round = new AbortController();
     const both = AbortSignal.any([signal, round.signal]);
     this.monitor.connected();
+    this.sync = { report: createReport(false), pending: new Set(FOLLOWED_SECTIONS), started: Date.now() };
     try {
       await Promise.race(FOLLOWED_SECTIONS.map((section) => this.follow(section, both)));
     } finally {
@@ -252,9 +255,14 @@ export class FirebaseLink {
   }
 
   private async follow(section: FollowedSection, signal: AbortSignal): Promise<void> {
+    let first = true;
     for await (const event of this.client.follow(section, signal)) {
       this.monitor.received();
       await this.handle(section, event, Date.now());
+      if (first && event.event !== 'keep-alive') {
+        first = false;
+        this.caughtUp(section);
+      }
     }
     if (!signal.aborted) throw new Error(`the server closed the stream of ${section}`);
   }
@@ -347,7 +355,7 @@ export class FirebaseLink {
     if (inside.length === 0 && kind === 'put') return this.apply(section, [{ key, value: data }], arrived);
     if (section === 'driver' && inside[0] === 'position') {
       const position = inside.length === 1 && kind === 'put' ? positionOf(data) : null;
-      if (position) return this.queuePosition(key, position, arrived);
+      if (position) return this.pendingPositions.add(key, position, arrived);
     }
     this.markStale(section, key, arrived);
   }
@@ -359,6 +367,7 @@ export class FirebaseLink {
     { live = true }: { live?: boolean } = {},
   ): Promise<void> {
     const { report, removed } = await applyRecords(this.db, section, records, { live });
+    if (!live && this.sync?.pending.has(section)) mergeReport(this.sync.report, report);
     for (const [kind, counts] of Object.entries(report.counts)) {
       this.monitor.applied(kind, counts.new + counts.updated + counts.unchanged, arrived);
       this.monitor.skipped(counts.skipped);
@@ -394,33 +403,28 @@ export class FirebaseLink {
   }
 
   /**
-   * A driver's new position, stored with the others that came meanwhile in one statement (at the
-   * apps' peak, 2,000 a second): a driver's newest replaces one not stored yet, and the stream
-   * goes on reading while the batch is written.
+   * A section's first event is applied: once every section's is, the link has caught up with the
+   * database (a first start brings the whole tree in; a reconnect, what changed meanwhile), and it
+   * says so with the import's report.
    */
-  private queuePosition(key: string, position: { lat: number; long: number }, arrived: number): void {
-    if (this.pendingPositions.size === 0) this.pendingSince = arrived;
-    this.pendingPositions.set(key, position);
-    if (!this.storingPositions && !this.positionTimer) {
-      this.positionTimer = setTimeout(() => void this.storePending(), POSITION_BATCH_MS);
+  private caughtUp(section: FollowedSection): void {
+    const sync = this.sync;
+    if (!sync) return;
+    sync.pending.delete(section);
+    if (sync.pending.size > 0) return;
+    this.sync = null;
+    sync.report.seconds = (Date.now() - sync.started) / 1000;
+    // The notes (records skipped, repaired or listed) of a whole database can be many: a few of each.
+    const shown = { ...sync.report, notes: [] as typeof sync.report.notes };
+    for (const action of ['skipped', 'repaired', 'listed'] as const) {
+      shown.notes.push(...sync.report.notes.filter((entry) => entry.action === action).slice(0, 20));
     }
-  }
-
-  private async storePending(): Promise<void> {
-    this.positionTimer = null;
-    this.storingPositions = true;
-    try {
-      while (this.pendingPositions.size > 0) {
-        const batch = [...this.pendingPositions].map(([key, position]) => ({ key, ...position }));
-        const arrived = this.pendingSince;
-        this.pendingPositions.clear();
-        await this.positions(batch, arrived).catch((error: unknown) =>
-          this.failed(error, 'those positions are replaced by the next ones'),
-        );
-      }
-    } finally {
-      this.storingPositions = false;
-    }
+    const more = sync.report.notes.length - shown.notes.length;
+    this.options.logger.info(
+      { counts: sync.report.counts, notes: sync.report.notes.length },
+      `Firebase link: caught up with the apps' database\n${formatReport(shown).replace('Import finished.', 'What it brought in or changed:')}` +
+        (more > 0 ? `\n(${more} more notes)` : ''),
+    );
   }
 
   private markStale(section: FollowedSection, key: string, arrived: number): void {
@@ -492,19 +496,4 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     }
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/** A failure as an admin reads it on the link's screen. */
-function describeError(error: unknown): string {
-  if (error instanceof FirebaseRequestError && error.status > 0) {
-    return `Firebase answered ${error.status}: ${error.message}`;
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  // What Node's fetch says of a connection cut or refused, in words.
-  if (message === 'terminated') return 'the connection to Firebase was cut';
-  if (message === 'fetch failed') {
-    const cause = (error as { cause?: { code?: string } }).cause?.code;
-    return `Firebase could not be reached${cause ? ` (${cause})` : ''}`;
-  }
-  return message;
 }
