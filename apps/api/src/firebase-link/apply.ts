@@ -9,8 +9,8 @@ import { readRates } from '../import/records';
 import { StaffImport } from '../import/staff';
 import { applyFirebaseRateSet } from '../modules/car-rates/repository';
 import { RATE_FIELDS, type CarType, type State } from '@bmet/shared/constants';
+import { FIREBASE_LINK_KINDS, type FirebaseLinkKind } from '@bmet/shared/firebase-link-kinds';
 import type { RateValues } from '@bmet/shared/schemas/car-rate';
-import { FIREBASE_LINK_KINDS, type FirebaseLinkKind } from '@bmet/shared/schemas/firebase-link';
 import { AUDITED, auditChanges, removeRecords, snapshotOf } from './changes';
 import { classifyIncoming } from './outbox';
 

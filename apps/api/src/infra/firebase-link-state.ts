@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { FIREBASE_LINK_KINDS } from '@bmet/shared/firebase-link-kinds';
 import {
-  FIREBASE_LINK_KINDS,
   firebaseLinkActivitySchema,
   idleLinkActivity,
   type FirebaseLinkKind,

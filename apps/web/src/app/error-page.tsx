@@ -17,8 +17,3 @@ export function ErrorPage({ error }: { error: unknown }) {
     </Center>
   );
 }
-
-/** A route that fails on purpose, so that the error page can be seen and tested. */
-export function CrashTest(): never {
-  throw new Error(m.appCrashTest());
-}

@@ -1,14 +1,15 @@
-import { Component, useEffect, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, useEffect, type ErrorInfo, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { FullPageSpinner } from '../components/full-page-spinner';
 // In the first load itself: the screen a phone meets first renders without another round trip.
 import { SignInScreen } from '../features/auth/sign-in-screen';
 import { useSession } from '../lib/session-context';
-import { CrashTest, ErrorPage } from './error-page';
+import { ErrorPage } from './error-page';
 import { NotFound, RequireAccess } from './guards';
 import { Layout } from './layout';
 import { screen, STAFF_ROUTES } from './routes';
 
+const CrashTest = lazy(() => import('./crash-test').then((module) => ({ default: module.CrashTest })));
 const ResetPasswordScreen = screen(
   () => import('../features/auth/reset-password-screen'),
   'ResetPasswordScreen',

@@ -1,17 +1,9 @@
 import { z } from 'zod';
 import { m } from '../paraglide/messages.js';
+import { FIREBASE_LINK_KINDS } from '../firebase-link-kinds';
 import { envelope } from './common';
 
-/** The kinds of record the link follows, by the apps' node names; an admin may re-read each. */
-export const FIREBASE_LINK_KINDS = [
-  'state',
-  'city_dealer',
-  'franchise',
-  'driver',
-  'customer',
-  'trips',
-] as const;
-export type FirebaseLinkKind = (typeof FIREBASE_LINK_KINDS)[number];
+export type { FirebaseLinkKind } from '../firebase-link-kinds';
 
 /** What the instance that follows the apps' database is doing (it writes this every 2 s). */
 export const firebaseLinkActivitySchema = z.object({

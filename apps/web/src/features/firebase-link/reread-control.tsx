@@ -1,11 +1,8 @@
 import { Alert, Button, Group, Loader, NativeSelect, Stack, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
-import {
-  FIREBASE_LINK_KINDS,
-  type FirebaseLinkKind,
-  type FirebaseLinkStatus,
-} from '@bmet/shared/schemas/firebase-link';
+import { FIREBASE_LINK_KINDS, type FirebaseLinkKind } from '@bmet/shared/firebase-link-kinds';
+import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
 import { showNotification } from '../../lib/notify';
 import { useRereadKind } from './api';
 import { REREAD_LABELS } from './labels';
