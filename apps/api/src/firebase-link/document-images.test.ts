@@ -12,6 +12,7 @@ import { useTestApp } from '../../test/test-app';
 import { startFirebaseServer } from '../../test/firebase-server';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
+import { readUntil } from '../../test/read-until';
 
 /**
  * The driver app uploads a document image to Cloud Storage and writes its download URL into the
@@ -38,15 +39,6 @@ const scan = (colour: string) =>
   sharp({ create: { width: 320, height: 200, channels: 3, background: colour } })
     .jpeg()
     .toBuffer();
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 15_000) {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 describe('document images from the driver app', () => {
   it('fetches a new image into the object store, sends it to review, and refuses what is not one', async () => {
@@ -93,7 +85,7 @@ describe('document images from the driver app', () => {
           .where(and(eq(driverDocuments.driverId, driver.id), eq(driverDocuments.key, key)));
         return row;
       };
-      const stored = await eventually(
+      const stored = await readUntil(
         () => document('aadharCard'),
         (row) => row?.firebaseUrl?.endsWith('aadhar-1.jpg') === true,
       );
@@ -107,7 +99,7 @@ describe('document images from the driver app', () => {
       expect(audited).toEqual({ action: 'upload', source: 'firebase' });
 
       // What is not an image, and a host that is not Firebase's: refused, said, and not stored.
-      const errors = await eventually(
+      const errors = await readUntil(
         async () =>
           link
             .status()
@@ -125,7 +117,7 @@ describe('document images from the driver app', () => {
         .where(and(eq(driverDocuments.driverId, stored!.driverId), eq(driverDocuments.key, 'aadharCard')));
       served.set(`/${uid}/aadhar-2.jpg`, { body: await scan('#aa6633'), type: 'image/jpeg' });
       server.tree.set(`driver/${uid}/urls/aadharCard`, `${storageUrl}/${uid}/aadhar-2.jpg`);
-      const replaced = await eventually(
+      const replaced = await readUntil(
         () => document('aadharCard'),
         (row) => row?.firebaseUrl?.endsWith('aadhar-2.jpg') === true,
       );

@@ -10,6 +10,7 @@ import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../
 import { FOLLOWED_SECTIONS } from './apply';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
+import { readUntil } from '../../test/read-until';
 
 const t = useTestApp();
 const running: { link: FirebaseLink; server: FirebaseServer }[] = [];
@@ -68,19 +69,6 @@ function link(server: FirebaseServer, events: LocationEvent[] = []) {
   return instance;
 }
 
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const tripsOf = (firebaseKeys: string[]) =>
   t.db
     .select({ key: trips.firebaseKey, title: trips.title, driverId: trips.driverId })
@@ -99,7 +87,7 @@ describe('the Firebase link', () => {
     });
     link(server);
     expect(
-      await eventually(
+      await readUntil(
         () => tripsOf([k.trip(1)]),
         (rows) => rows.length === 1,
       ),
@@ -107,7 +95,7 @@ describe('the Firebase link', () => {
 
     // A new booking, as the customer app writes it.
     server.tree.set(`trips/${k.trip(2)}`, booking(k.customer, 'Meera Iyer'));
-    const [added] = await eventually(
+    const [added] = await readUntil(
       () => tripsOf([k.trip(2)]),
       (rows) => rows.length === 1,
     );
@@ -125,7 +113,7 @@ describe('the Firebase link', () => {
       .select({ id: drivers.id })
       .from(drivers)
       .where(eq(drivers.firebaseKey, k.driver));
-    const [assigned] = await eventually(
+    const [assigned] = await readUntil(
       () => tripsOf([k.trip(2)]),
       (rows) => rows[0]?.driverId === driver!.id,
     );
@@ -147,9 +135,9 @@ describe('the Firebase link', () => {
     const events: LocationEvent[] = [];
     link(server, events);
     const row = () => t.db.select().from(drivers).where(eq(drivers.firebaseKey, k.driver));
-    const [driver] = await eventually(row, (rows) => rows.length === 1);
+    const [driver] = await readUntil(row, (rows) => rows.length === 1);
     server.tree.set(`driver/${k.driver}/position`, { lat: 18.52, long: '73.85' });
-    const [moved] = await eventually(row, (rows) => rows[0]?.lat === 18.52);
+    const [moved] = await readUntil(row, (rows) => rows[0]?.lat === 18.52);
     expect(moved).toMatchObject({ lat: 18.52, long: 73.85 });
     expect(events).toContainEqual(expect.objectContaining({ driverId: driver!.id, lat: 18.52, long: 73.85 }));
   });
@@ -158,7 +146,7 @@ describe('the Firebase link', () => {
     const k = keys();
     const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
     const first = link(server);
-    await eventually(
+    await readUntil(
       async () => first.status().applied.customers ?? 0,
       (applied) => applied >= 1,
     );
@@ -169,7 +157,7 @@ describe('the Firebase link', () => {
       Object.fromEntries(written.map((key, i) => [key, booking(k.customer, `Rider ${i}`)])),
     );
     link(server);
-    const rows = await eventually(
+    const rows = await readUntil(
       () => tripsOf(written),
       (found) => found.length === 100,
     );
@@ -186,14 +174,14 @@ describe('the Firebase link', () => {
     const k = keys();
     const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
     const instance = link(server);
-    await eventually(
+    await readUntil(
       async () => instance.status().applied.customers ?? 0,
       (applied) => applied >= 1,
     );
     server.cancelStreams(undefined, 'Permission denied.');
     server.tree.set(`trips/${k.trip(7)}`, booking(k.customer, 'After the cancel'));
     expect(
-      await eventually(
+      await readUntil(
         () => tripsOf([k.trip(7)]),
         (rows) => rows.length === 1,
       ),
@@ -217,7 +205,7 @@ describe('the Firebase link', () => {
       },
     });
     const instance = link(server);
-    const rows = await eventually(
+    const rows = await readUntil(
       () => tripsOf(many),
       (found) => found.length === many.length,
       60_000,
@@ -241,7 +229,7 @@ describe('the Firebase link', () => {
     });
     running.push({ link: instance, server });
     instance.start();
-    const report = await eventually(
+    const report = await readUntil(
       async () => said.find((message) => message.includes('caught up')),
       (message) => message !== undefined,
     );
@@ -253,7 +241,7 @@ describe('the Firebase link', () => {
   it('is followed by one instance at a time', async () => {
     const server = await startFirebaseServer({ data: {} });
     const one = link(server);
-    await eventually(async () => one.status().following, Boolean);
+    await readUntil(async () => one.status().following, Boolean);
     const other = link(server);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect([one.status().following, other.status().following]).toEqual([true, false]);
@@ -269,7 +257,7 @@ describe('the Firebase link', () => {
       },
     });
     link(server);
-    const [first] = await eventually(
+    const [first] = await readUntil(
       () =>
         t.db
           .select({ id: trips.id })
@@ -293,7 +281,7 @@ describe('the Firebase link', () => {
 
     // A booking made now is audited as created by Firebase; its cancellation as a change.
     server.tree.set(`trips/${k.trip(2)}`, booking(k.customer, 'Live Booking'));
-    const [second] = await eventually(
+    const [second] = await readUntil(
       () =>
         t.db
           .select({ id: trips.id })
@@ -302,7 +290,7 @@ describe('the Firebase link', () => {
       (rows) => rows.length === 1,
     );
     server.tree.set(`trips/${k.trip(2)}/cancel_trip`, { reason: 'Driver did not come' });
-    const audit = await eventually(
+    const audit = await readUntil(
       () => auditOf(second!.id),
       (rows) => rows.length === 2,
     );
@@ -318,7 +306,7 @@ describe('the Firebase link', () => {
     // Removed in Firebase: the trip stays (it is history), marked; the driver is ended softly.
     server.tree.set(`trips/${k.trip(1)}`, null);
     server.tree.set(`driver/${k.driver}`, null);
-    const [kept] = await eventually(
+    const [kept] = await readUntil(
       () =>
         t.db
           .select()
@@ -330,14 +318,14 @@ describe('the Firebase link', () => {
     expect(await auditOf(first!.id)).toEqual([
       { action: 'delete', source: 'firebase', before: null, after: { removedInFirebase: true } },
     ]);
-    const [ended] = await eventually(
+    const [ended] = await readUntil(
       () => t.db.select().from(drivers).where(eq(drivers.firebaseKey, k.driver)),
       (rows) => rows[0]?.deletedAt != null,
     );
     expect(ended!.deletedAt).not.toBeNull();
     // A customer's change too, with only the fields that changed.
     server.tree.set(`customer/${k.customer}/name`, 'Asha R.');
-    const [customer] = await eventually(
+    const [customer] = await readUntil(
       () => t.db.select().from(customers).where(eq(customers.firebaseKey, k.customer)),
       (rows) => rows[0]?.name === 'Asha R.',
     );
@@ -352,13 +340,13 @@ describe('the Firebase link through faults', () => {
     const k = keys();
     const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
     const instance = link(server);
-    await eventually(
+    await readUntil(
       async () => instance.status().applied.customers ?? 0,
       (applied) => applied >= 1,
     );
     const caughtUp = async (n: number, title: string) => {
       server.tree.set(`trips/${k.trip(n)}`, booking(k.customer, title));
-      return eventually(
+      return readUntil(
         () => tripsOf([k.trip(n)]),
         (rows) => rows.length === 1,
         20_000,

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFirebaseServer, type FirebaseJson } from '../../test/firebase-server';
 import { killServerProcesses, startServerProcess, stopServerProcess } from '../../test/server-process';
+import { readUntil } from '../../test/read-until';
 
 /**
  * Started as an operator starts it: a server pointed at a database that speaks Firebase's protocol
@@ -17,15 +18,6 @@ afterAll(() => {
 });
 
 const FIXTURE = join(import.meta.dirname, '../import/fixtures/database.json');
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 30_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > end) return value;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 describe('a server with FIREBASE_DATABASE_URL', () => {
   it('fills from the database, reports the link, and follows a new booking', async () => {
@@ -45,12 +37,14 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       FIREBASE_DATABASE_SECRET: 'link-test-secret',
     });
     try {
-      const ready = await until(
+      const ready = await readUntil(
         async () =>
           (await fetch(`${server.baseUrl}/api/ready`)).json() as Promise<{
             firebaseLink?: { following: boolean; lastEventAt: string | null };
           }>,
         (body) => Boolean(body.firebaseLink?.lastEventAt),
+        WAIT_MS,
+        200,
       );
       expect(ready.firebaseLink).toMatchObject({ following: true, lastEventAt: expect.any(String) });
       // Every request carried the database secret.
@@ -59,16 +53,7 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       expect(server.output()).toContain('Firebase link');
 
       // A booking written by the customer app appears in the trip list staff read.
-      const signIn = await fetch(`${server.baseUrl}/api/auth/sign-in`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: 'admin@bookmyetaxi.test',
-          password: 'link-test-demo-password',
-          role: 'admin',
-        }),
-      });
-      const { idToken } = ((await signIn.json()) as { data: { idToken: string } }).data;
+      const idToken = await signInAsAdmin(server.baseUrl);
       firebase.tree.set('trips/-NzLinkTest000000001', {
         title: 'Zebulon Firebaselink',
         body: 'Please Pickup me',
@@ -83,15 +68,11 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
         tripStarted: false,
         isFinished: false,
       });
-      const titles = await until(
-        async () => {
-          const answer = await fetch(`${server.baseUrl}/api/trips?q=Zebulon`, {
-            headers: { authorization: `Bearer ${idToken}` },
-          });
-          const body = (await answer.json()) as { data: Record<string, { title: string }> };
-          return Object.values(body.data).map((trip) => trip.title);
-        },
+      const titles = await readUntil(
+        () => tripTitles(server.baseUrl, idToken, 'Zebulon'),
         (found) => found.length > 0,
+        WAIT_MS,
+        200,
       );
       expect(titles).toEqual(['Zebulon Firebaselink']);
     } finally {
@@ -132,9 +113,11 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
     const first = await startServerProcess(env);
     let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
     try {
-      await until(
+      await readUntil(
         async () => ((await (await fetch(`${first.baseUrl}/api/ready`)).json()) as ReadyBody).firebaseLink,
         (link) => Boolean(link?.lastEventAt),
+        WAIT_MS,
+        200,
       );
       // The apps write 100 bookings: the first 30 while the console runs, then it is killed.
       for (let i = 0; i < 30; i++) firebase.tree.set(`trips/${key(i)}`, trip(i));
@@ -145,26 +128,12 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       // Started again: it waits out the dead instance's lease (30 s at most), then catches up.
       second = await startServerProcess(env);
       const baseUrl = second.baseUrl;
-      const signIn = await fetch(`${baseUrl}/api/auth/sign-in`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          email: 'admin@bookmyetaxi.test',
-          password: 'link-test-demo-password',
-          role: 'admin',
-        }),
-      });
-      const { idToken } = ((await signIn.json()) as { data: { idToken: string } }).data;
-      const titles = await until(
-        async () => {
-          const answer = await fetch(`${baseUrl}/api/trips?q=Killnine&limit=200`, {
-            headers: { authorization: `Bearer ${idToken}` },
-          });
-          const body = (await answer.json()) as { data: Record<string, { title: string }> };
-          return Object.values(body.data).map((found) => found.title);
-        },
+      const idToken = await signInAsAdmin(baseUrl);
+      const titles = await readUntil(
+        () => tripTitles(baseUrl, idToken, 'Killnine'),
         (found) => found.length >= 100,
         60_000,
+        200,
       );
       expect(titles).toHaveLength(100);
       expect(new Set(titles).size).toBe(100);
@@ -176,3 +145,29 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
 });
 
 type ReadyBody = { firebaseLink?: { following: boolean; lastEventAt: string | null } };
+
+/** How long a server process may take to fill and answer (a test machine under load is slow). */
+const WAIT_MS = 30_000;
+
+/** Signs in as the demo admin, as the web app does; answers the ID token. */
+async function signInAsAdmin(baseUrl: string): Promise<string> {
+  const answer = await fetch(`${baseUrl}/api/auth/sign-in`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      email: 'admin@bookmyetaxi.test',
+      password: 'link-test-demo-password',
+      role: 'admin',
+    }),
+  });
+  return ((await answer.json()) as { data: { idToken: string } }).data.idToken;
+}
+
+/** The titles of the trips a search finds, as staff read them in the trip list. */
+async function tripTitles(baseUrl: string, idToken: string, search: string): Promise<string[]> {
+  const answer = await fetch(`${baseUrl}/api/trips?q=${search}&limit=200`, {
+    headers: { authorization: `Bearer ${idToken}` },
+  });
+  const body = (await answer.json()) as { data: Record<string, { title: string }> };
+  return Object.values(body.data).map((trip) => trip.title);
+}

@@ -14,6 +14,7 @@ import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../
 import type { Db } from '../db/client';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
+import { readUntil } from '../../test/read-until';
 
 /**
  * The console writes back what the apps read from Firebase (rates, city dealers and franchises)
@@ -56,24 +57,11 @@ async function follow(data: FirebaseJson = {}, { writeBack = true } = {}) {
   });
   running.push({ link, server });
   link.start();
-  await eventually(
+  await readUntil(
     async () => link.status(),
     (status) => status.connectedSince !== null,
   );
   return { server, link };
-}
-
-async function eventually<T>(
-  read: () => Promise<T>,
-  done: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > until) return value;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 const RATES = {
@@ -114,7 +102,7 @@ describe('writing back to Firebase', () => {
   it('writes a rate saved in the console as seven numbers, and applies nothing when it comes back', async () => {
     const { server } = await follow({ state: { mizoram: { auto: { ...RATES, per_km: 13 } } } });
     // The first sync brought Firebase's rate in.
-    await eventually(
+    await readUntil(
       () =>
         db
           .select()
@@ -125,13 +113,13 @@ describe('writing back to Firebase', () => {
     const before = await history('mizoram');
 
     expect((await saveRates('mizoram', 'auto', { ...RATES, per_km: 15.5 })).statusCode).toBe(200);
-    const written = await eventually(
+    const written = await readUntil(
       async () => server.tree.get('state/mizoram/auto'),
       (value) => (value as { per_km?: number } | null)?.per_km === 15.5,
     );
     expect(written).toEqual({ ...RATES, per_km: 15.5 });
     // The write came back on the stream and was recognised: no version was added for it.
-    await eventually(outboxRows, (rows) => rows.every((row) => row.echoed_at !== null));
+    await readUntil(outboxRows, (rows) => rows.every((row) => row.echoed_at !== null));
     const after = await history('mizoram');
     expect(after.length).toBe(before.length + 1);
     expect(after[0]).toMatchObject({ version: before[0]!.version + 1, source: null });
@@ -140,7 +128,7 @@ describe('writing back to Firebase', () => {
 
   it('takes a rate changed in Firebase by someone else as a new version attributed to Firebase', async () => {
     const { server } = await follow({ state: { mizoram: { sedan: RATES } } });
-    await eventually(
+    await readUntil(
       () =>
         db
           .select()
@@ -149,7 +137,7 @@ describe('writing back to Firebase', () => {
       (rows) => rows.length === 1,
     );
     server.tree.set('state/mizoram/sedan/per_km', 19);
-    const [entry] = await eventually(
+    const [entry] = await readUntil(
       () => history('mizoram'),
       (entries) => entries[0]?.carType === 'sedan' && entries[0].after.per_km === 19,
     );
@@ -185,7 +173,7 @@ describe('writing back to Firebase', () => {
     });
     expect(dealer.statusCode).toBe(201);
     const dealerId = (dealer.json() as { data: { uid: string } }).data.uid;
-    const dealerNode = await eventually(
+    const dealerNode = await readUntil(
       async () => server.tree.get(`city_dealer/${dealerId}`),
       (value) => value !== null,
     );
@@ -213,7 +201,7 @@ describe('writing back to Firebase', () => {
     expect(franchise.statusCode).toBe(201);
     const franchiseId = (franchise.json() as { data: { uid: string } }).data.uid;
     expect(
-      await eventually(
+      await readUntil(
         async () => server.tree.get(`franchise/${franchiseId}`),
         (value) => value !== null,
       ),
@@ -227,7 +215,7 @@ describe('writing back to Firebase', () => {
       payload: { name: 'Aizawl East Cabs' },
     });
     expect(renamed.statusCode).toBe(200);
-    await eventually(
+    await readUntil(
       async () => server.tree.get(`franchise/${franchiseId}/name`),
       (value) => value === 'Aizawl East Cabs',
     );
@@ -240,12 +228,12 @@ describe('writing back to Firebase', () => {
     });
     expect(deleted.statusCode).toBeLessThan(300);
     expect(
-      await eventually(
+      await readUntil(
         async () => server.tree.get(`city_dealer/${dealerId}`),
         (value) => value === null,
       ),
     ).toBeNull();
-    const released = await eventually(
+    const released = await readUntil(
       async () => server.tree.get(`franchise/${franchiseId}`) as Record<string, unknown> | null,
       (value) => value !== null && !('city_dealer' in value),
     );
@@ -260,12 +248,12 @@ describe('writing back to Firebase', () => {
     server.failNext(503, { error: 'Service Unavailable' });
     expect((await saveRates('mizoram', 'mini', { ...RATES, basePrice: 40 })).statusCode).toBe(200);
     expect((await saveRates('mizoram', 'mini', { ...RATES, basePrice: 45 })).statusCode).toBe(200);
-    const landed = await eventually(
+    const landed = await readUntil(
       async () => server.tree.get('state/mizoram/mini'),
       (value) => (value as { basePrice?: number } | null)?.basePrice === 45,
     );
     expect(landed).toMatchObject({ basePrice: 45 });
-    await eventually(outboxRows, (rows) => rows.every((row) => row.sent_at !== null));
+    await readUntil(outboxRows, (rows) => rows.every((row) => row.sent_at !== null));
     // The status every instance reads shows the outbox drained.
     const status = await app.inject({ url: '/api/firebase-link', headers: authHeader(admin.token) });
     const data = (status.json() as { data: FirebaseLinkStatus }).data;
@@ -302,7 +290,7 @@ describe('reading a kind of record again', () => {
         .select({ perKm: carRates.perKm })
         .from(carRates)
         .where(and(eq(carRates.state, 'mizoram'), eq(carRates.carType, 'erickshaw')));
-    await eventually(stored, (rows) => rows[0]?.perKm === 14);
+    await readUntil(stored, (rows) => rows[0]?.perKm === 14);
     // A difference the streams cannot know of (written behind the console's back).
     await db
       .update(carRates)
@@ -319,7 +307,7 @@ describe('reading a kind of record again', () => {
     const status = (asked.json() as { data: FirebaseLinkStatus }).data;
     expect(status.following).toBe(true);
     expect(status.rereadsAsked).toContain('state');
-    expect(await eventually(stored, (rows) => rows[0]?.perKm === 14)).toEqual([{ perKm: 14 }]);
+    expect(await readUntil(stored, (rows) => rows[0]?.perKm === 14)).toEqual([{ perKm: 14 }]);
     // Firebase's value came back as a version attributed to Firebase.
     expect((await history('mizoram'))[0]).toMatchObject({ carType: 'erickshaw', source: 'firebase' });
   });
@@ -364,7 +352,7 @@ describe('following city dealers and franchises', () => {
     };
     const { server } = await follow({ city_dealer: { [uid]: node } });
     const account = () => db.select().from(accounts).where(eq(accounts.firebaseKey, uid));
-    const [created] = await eventually(account, (rows) => rows.length === 1);
+    const [created] = await readUntil(account, (rows) => rows.length === 1);
     expect(created).toMatchObject({
       role: 'city_dealer',
       displayName: 'Serchhip Cabs',
@@ -382,14 +370,14 @@ describe('following city dealers and franchises', () => {
       payload: { disabled: true },
     });
     expect(disabled.statusCode).toBe(200);
-    await eventually(
+    await readUntil(
       async () => server.tree.get(`city_dealer/${uid}`),
       (value) => value === null,
     );
     // Someone writes it again in Firebase, renamed and with another email: the name follows, the
     // email and the disabling are the console's.
     server.tree.set(`city_dealer/${uid}`, { ...node, name: 'Serchhip Cabs & Co', email: 'someone@else.in' });
-    const [renamed] = await eventually(account, (rows) => rows[0]?.displayName === 'Serchhip Cabs & Co');
+    const [renamed] = await readUntil(account, (rows) => rows[0]?.displayName === 'Serchhip Cabs & Co');
     expect(renamed).toMatchObject({
       displayName: 'Serchhip Cabs & Co',
       email: `${uid}@example.in`,

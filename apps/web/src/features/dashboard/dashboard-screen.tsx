@@ -6,6 +6,7 @@ import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
+import { Figure } from '../../components/figure';
 import { Page } from '../../components/page';
 import { formatCalendarDate, formatCount, formatRupees } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
@@ -62,33 +63,6 @@ function PeriodChooser({ preset, period }: { preset: Preset; period: Period }) {
 }
 
 /** One figure: its name, its value and a line on what it counts. */
-function Figure({
-  label,
-  value,
-  hint,
-  testId,
-}: {
-  label: string;
-  value: string;
-  hint?: ReactNode;
-  testId: string;
-}) {
-  return (
-    <Paper withBorder p="md" radius="md" h="100%" data-testid={testId}>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} fz="xl" data-testid={`${testId}-value`}>
-        {value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
-    </Paper>
-  );
-}
 
 const orDash = (value: number | null, format: (value: number) => string) =>
   value === null ? '-' : format(value);

@@ -5,7 +5,8 @@ import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
 import { TimeAgo } from '../../components/time-ago';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { appliedRows } from './labels';
-import { Figure, Section } from './parts';
+import { Figure } from '../../components/figure';
+import { Section } from './parts';
 import classes from './firebase-link.module.css';
 
 /** The following server as staff can read it: its host and process (the lease holder is "host pid tag"). */

@@ -1,4 +1,4 @@
-import { Badge, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, Stack, Title } from '@mantine/core';
 import { useId, type ReactNode } from 'react';
 
 /** A part of the screen: a titled panel, named by its title for screen readers. */
@@ -27,35 +27,6 @@ export function Section({
         </Group>
         {children}
       </Stack>
-    </Paper>
-  );
-}
-
-/** One figure: its name, its value and a line on what it counts. */
-export function Figure({
-  label,
-  value,
-  hint,
-  testId,
-}: {
-  label: string;
-  value: ReactNode;
-  hint?: ReactNode;
-  testId: string;
-}) {
-  return (
-    <Paper withBorder p="md" radius="md" h="100%" data-testid={testId}>
-      <Text size="sm" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={700} fz="xl" data-testid={`${testId}-value`}>
-        {value}
-      </Text>
-      {hint && (
-        <Text size="xs" c="dimmed">
-          {hint}
-        </Text>
-      )}
     </Paper>
   );
 }
