@@ -191,6 +191,11 @@ class Importer {
   private readonly documents: DocumentImport | null;
   /** The writes under way: the next batch is read while they run. */
   private readonly writing = new Set<Promise<void>>();
+  /**
+   * The first write that failed. A write leaves `writing` once it settles, so one that failed
+   * before anyone awaited it would otherwise be lost, and the run would end as if it had succeeded.
+   */
+  private failed: { error: unknown } | null = null;
   private batch: Batch;
   private section = '';
   private sectionStarted = 0;
@@ -324,15 +329,23 @@ class Importer {
     const parallel =
       PARALLEL_SECTIONS.has(batch.section) && !this.options.dryRun && !this.bulk ? this.parallel : 1;
     while (this.writing.size >= parallel) await Promise.race(this.writing);
+    this.throwIfFailed();
     this.options.onProgress?.(read, size);
     const write: Promise<void> = this.write(batch).finally(() => this.writing.delete(write));
     // Failures surface at the next wait for the writes; until then they are not "unhandled".
-    write.catch(() => {});
+    write.catch((error: unknown) => {
+      this.failed ??= { error };
+    });
     this.writing.add(write);
   }
 
   private async drain(): Promise<void> {
     await Promise.all(this.writing);
+    this.throwIfFailed();
+  }
+
+  private throwIfFailed(): void {
+    if (this.failed) throw this.failed.error;
   }
 
   /**
