@@ -521,12 +521,28 @@ describe('streaming', () => {
     expect(firebase.openStreams).toBe(0);
   });
 
-  it('refuses to stream a filtered query', async () => {
+  it('refuses to stream a filtered query other than a range of keys', async () => {
     await start();
     const response = await fetch(urlOf('/trips', encoded({ orderBy: '$key', limitToFirst: 1 })), {
       headers: { Accept: 'text/event-stream' },
     });
     expect(response.status).toBe(400);
+  });
+
+  it('streams a range of keys: only the children inside it are told', async () => {
+    await start({ data: { trips: { a: { status: 'done' }, m: { status: 'new' } } } });
+    const stream = await openStream('/trips', { query: encoded({ orderBy: '$key', startAt: 'k' }) });
+    expect(await stream.next()).toEqual({
+      event: 'put',
+      data: { path: '/', data: { m: { status: 'new' } } },
+    });
+    await call('PUT', '/trips/a/status', 'changed');
+    await stream.expectQuiet();
+    await call('PUT', '/trips/m/status', 'started');
+    expect(await stream.next()).toEqual({ event: 'put', data: { path: '/m/status', data: 'started' } });
+    await call('PATCH', '/trips', { 'b/status': 'x', 'z/status': 'new' });
+    expect(await stream.next()).toEqual({ event: 'patch', data: { path: '/', data: { 'z/status': 'new' } } });
+    stream.close();
   });
 });
 

@@ -15,7 +15,10 @@ import type { AddressInfo } from 'node:net';
  *   [push-ids]  Firebase blog, "The 2^120 Ways to Ensure Unique Identifiers" (2015)
  * Where the documentation is silent (the wording of most error messages, for one) the choice is
  * marked as this server's own. Deliberately left out: security rules and .indexOn, priorities
- * (`.priority` is accepted in writes and dropped), and streaming a filtered query.
+ * (`.priority` is accepted in writes and dropped), and streaming any filtered query but a range of
+ * keys (`orderBy="$key"` with `startAt` and/or `endAt`), which is streamed as the unfiltered one is,
+ * each event reduced to the children inside the range (this server's own reading: the
+ * documentation does not describe filtered streams).
  */
 
 type Leaf = string | number | boolean;
@@ -48,6 +51,8 @@ export type FirebaseServerOptions = {
   maxWriteBytes?: number;
   /** A stream whose first event would be larger is cancelled as too large. */
   maxStreamBytes?: number;
+  /** Refuse to stream a range of keys too, as a server that streams no filtered query would. */
+  noRangeStreams?: boolean;
   /** Interval of `keep-alive` events on open streams (30 s unless given). */
   keepAliveMs?: number;
   /** Answer the first request with a 307 redirect, as Firebase does for a moved database. */
@@ -76,6 +81,8 @@ type Stream = {
   keepAlive: NodeJS.Timeout;
   /** Events held while the server is paused. */
   held: string[];
+  /** A stream of a range of keys: only the children inside it are told. */
+  range?: { startAt?: string; endAt?: string };
 };
 
 /** An answer other than 200, with Firebase's `{"error": "..."}` body. */
@@ -413,6 +420,15 @@ function shallowOf(node: TreeNode | null, leafValues: boolean): FirebaseJson {
 /** The 64 characters of push ids, in ASCII order so that ids sort as their times do. */
 const PUSH_CHARS = '-0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ_abcdefghijklmnopqrstuvwxyz';
 
+/** The 8 characters of time that begin the push ids made at `ms` (tests build keys of "now" with them). */
+export function pushIdTime(ms: number): string {
+  let time = '';
+  for (let rest = ms, count = 0; count < 8; count++, rest = Math.floor(rest / 64)) {
+    time = PUSH_CHARS[rest % 64]! + time;
+  }
+  return time;
+}
+
 /**
  * 20 characters: 48 bits of milliseconds in 8 characters, then 72 random bits in 12. Ids made in
  * the same millisecond add one to the previous random part, so they still sort in creation order.
@@ -430,12 +446,32 @@ function pushIdGenerator(): () => string {
       for (let index = 0; index < random.length; index++) random[index] = randomInt(64);
     }
     lastTime = now;
-    let time = '';
-    for (let rest = now, count = 0; count < 8; count++, rest = Math.floor(rest / 64)) {
-      time = PUSH_CHARS[rest % 64]! + time;
-    }
-    return time + random.map((digit) => PUSH_CHARS[digit]!).join('');
+    return pushIdTime(now) + random.map((digit) => PUSH_CHARS[digit]!).join('');
   };
+}
+
+/**
+ * A stream event reduced to the children inside a range of keys: at "/" the data's children (a
+ * patch's keys may be paths, "k/status") outside it are left out; deeper, the event is told only
+ * when its first key is inside. Null when nothing of it is left to tell.
+ */
+function inside(
+  range: { startAt?: string; endAt?: string },
+  event: 'put' | 'patch',
+  payload: { path: string; data: FirebaseJson },
+): { path: string; data: FirebaseJson } | null {
+  const within = (key: string) =>
+    (range.startAt === undefined || compareKeys(key, range.startAt) >= 0) &&
+    (range.endAt === undefined || compareKeys(key, range.endAt) <= 0);
+  const [first] = payload.path.split('/').filter(Boolean);
+  if (first !== undefined) return within(first) ? payload : null;
+  const data = payload.data;
+  if (data === null || typeof data !== 'object') {
+    return event === 'put' ? { path: '/', data: null } : null;
+  }
+  const kept = Object.entries(data).filter(([key]) => within(key.split('/')[0]!));
+  if (event === 'patch' && kept.length === 0) return null;
+  return { path: '/', data: kept.length > 0 ? Object.fromEntries(kept) : null };
 }
 
 // --- The server --------------------------------------------------------------------------------------
@@ -726,7 +762,7 @@ export async function startFirebaseServer(options: FirebaseServerOptions = {}) {
 
   /**
    * `Accept: text/event-stream`: the data at the location as a first `put` at "/", then an event
-   * per change, `keep-alive` at intervals [reference]. Filtered queries are not streamed here.
+   * per change, `keep-alive` at intervals [reference]. A range of keys is streamed as `inside` says.
    */
   function openStream(
     res: ServerResponse,
@@ -734,9 +770,18 @@ export async function startFirebaseServer(options: FirebaseServerOptions = {}) {
     params: URLSearchParams,
     credential: string | null,
   ) {
-    if (params.has('shallow') || params.has('orderBy') || FILTERS.some((name) => params.has(name))) {
-      throw badRequest('This test server does not stream shallow or filtered reads.');
+    const query = params.has('shallow') ? null : parseQuery(params);
+    const isKeyRange =
+      query?.orderBy === '$key' &&
+      query.equalTo === undefined &&
+      query.limitToFirst === undefined &&
+      query.limitToLast === undefined;
+    if (params.has('shallow') || (query && (!isKeyRange || options.noRangeStreams))) {
+      throw badRequest('This test server streams no shallow read, and no filter but a range of keys.');
     }
+    const range = query
+      ? { startAt: query.startAt as string | undefined, endAt: query.endAt as string | undefined }
+      : undefined;
     res.writeHead(200, {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache',
@@ -749,6 +794,7 @@ export async function startFirebaseServer(options: FirebaseServerOptions = {}) {
       credential,
       held: [],
       keepAlive: setInterval(() => emit(stream, 'keep-alive', null), keepAliveMs),
+      range,
     };
     stream.keepAlive.unref();
     streams.add(stream);
@@ -756,7 +802,8 @@ export async function startFirebaseServer(options: FirebaseServerOptions = {}) {
       clearInterval(stream.keepAlive);
       streams.delete(stream);
     });
-    const first = { path: '/', data: render(getAt(root, location)) };
+    const whole = { path: '/', data: render(getAt(root, location)) };
+    const first = range ? inside(range, 'put', whole)! : whole;
     if (
       options.maxStreamBytes !== undefined &&
       Buffer.byteLength(JSON.stringify(first)) > options.maxStreamBytes
@@ -768,6 +815,11 @@ export async function startFirebaseServer(options: FirebaseServerOptions = {}) {
 
   /** One event in the EventSource format: `event: NAME`, `data: JSON`, a blank line. */
   function emit(stream: Stream, event: string, data: unknown) {
+    if (stream.range && (event === 'put' || event === 'patch')) {
+      const inRange = inside(stream.range, event, data as { path: string; data: FirebaseJson });
+      if (!inRange) return;
+      data = inRange;
+    }
     const text = `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
     if (paused) stream.held.push(text);
     else stream.res.write(text);

@@ -6,8 +6,13 @@ import { auditLog, customers, drivers, trips } from '../db/schema';
 import { rowsOf } from '../db/rows';
 import { createAccount } from '../seed/factories';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
-import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../../test/firebase-server';
-import { FOLLOWED_SECTIONS } from './apply';
+import {
+  pushIdTime,
+  startFirebaseServer,
+  type FirebaseJson,
+  type FirebaseServer,
+} from '../../test/firebase-server';
+import { applyRecords, FOLLOWED_SECTIONS } from './apply';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
 import { readUntil } from '../../test/read-until';
@@ -26,14 +31,16 @@ const quiet = { info: () => {}, warn: () => {} };
 /** Keys of this test alone: the database is shared with the other tests of the run. */
 function keys() {
   const run = randomUUID().slice(0, 8);
+  const booked = pushIdTime(Date.now());
   return {
     driver: `drv-${run}`,
     customer: `cust-${run}`,
-    trip: (n: number) => `-Nlink${run}${String(n).padStart(6, '0')}`,
+    // Push ids, as the customer app makes them: their first characters are the time of booking.
+    trip: (n: number) => `${booked}link${run}${String(n).padStart(6, '0')}`,
   };
 }
 
-const booking = (customer: string, title: string): FirebaseJson => ({
+const booking = (customer: string, title: string): { [key: string]: FirebaseJson } => ({
   title,
   body: 'Please Pickup me',
   phoneNumber: '9123456789',
@@ -47,6 +54,11 @@ const booking = (customer: string, title: string): FirebaseJson => ({
   tripStarted: false,
   isFinished: false,
 });
+
+/** A time as the apps write dates: Dart's DateTime.toString() of Indian time. */
+function istDate(ms: number): string {
+  return new Date(ms + 330 * 60_000).toISOString().replace('T', ' ').replace('Z', '000');
+}
 
 const driverNode = (name: string): FirebaseJson => ({
   name,
@@ -168,6 +180,92 @@ describe('the Firebase link', () => {
       ),
     );
     expect(counted).toEqual({ n: 100, keys: 100 });
+  });
+
+  it('on a reconnect reads trips again from the oldest under way, and ends those removed meanwhile', async () => {
+    const k = keys();
+    const now = Date.now();
+    // Booked three days ago and finished; booked an hour ago, under way; booked now, waiting.
+    const old = `${pushIdTime(now - 3 * 86_400_000)}old${k.trip(0).slice(8)}`;
+    const finishedLongAgo = {
+      ...booking(k.customer, 'Finished Long Ago'),
+      date: istDate(now - 3 * 86_400_000),
+      isFinished: true,
+    };
+    // The console has it already, from the import.
+    await applyRecords(t.db, 'trips', [{ key: old, value: finishedLongAgo }], { live: false });
+    const server = await startFirebaseServer({
+      data: {
+        customer: { [k.customer]: { name: 'Asha Rao' } },
+        trips: {
+          [old]: finishedLongAgo,
+          [k.trip(1)]: {
+            ...booking(k.customer, 'Under Way'),
+            date: istDate(now - 3_600_000),
+            tripStarted: true,
+          },
+          [k.trip(2)]: { ...booking(k.customer, 'Waiting'), date: istDate(now) },
+        },
+      },
+    });
+    const first = link(server);
+    expect(
+      await readUntil(
+        () => tripsOf([old, k.trip(1), k.trip(2)]),
+        (rows) => rows.length === 3,
+      ),
+    ).toHaveLength(3);
+    await first.stop();
+
+    // While the console is away: one trip ends, one is withdrawn, one is booked.
+    server.tree.set(`trips/${k.trip(1)}/isFinished`, true);
+    server.tree.set(`trips/${k.trip(2)}`, null);
+    server.tree.set(`trips/${k.trip(3)}`, { ...booking(k.customer, 'Booked Meanwhile'), date: istDate(now) });
+    const streamsBefore = server.requests.length;
+    link(server);
+    const statusOf = async (key: string) =>
+      (await t.db.select().from(trips).where(eq(trips.firebaseKey, key)))[0];
+    const [finished, withdrawn, booked] = await readUntil(
+      async () => [await statusOf(k.trip(1)), await statusOf(k.trip(2)), await statusOf(k.trip(3))],
+      ([finished, withdrawn, booked]) =>
+        finished?.status === 'completed' && withdrawn?.firebaseRemovedAt != null && booked !== undefined,
+    );
+    expect(finished?.status).toBe('completed');
+    expect(withdrawn?.firebaseRemovedAt).not.toBeNull();
+    expect(booked?.title).toBe('Booked Meanwhile');
+    // Only the window was asked for: from a key at or before the oldest trip under way, after the
+    // trip finished days ago.
+    const stream = server.requests
+      .slice(streamsBefore)
+      .find((request) => request.path.endsWith('/trips.json') && request.query.orderBy !== undefined);
+    expect(stream?.query.orderBy).toBe('"$key"');
+    const startAt = JSON.parse(stream!.query.startAt!) as string;
+    expect(startAt <= k.trip(1)).toBe(true);
+    expect(startAt > old).toBe(true);
+    expect((await statusOf(old))?.firebaseRemovedAt).toBeNull();
+  });
+
+  it('follows every trip when the server streams no range of keys', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({
+      noRangeStreams: true,
+      data: { trips: { [k.trip(1)]: booking(k.customer, 'Asha Rao') } },
+    });
+    const first = link(server);
+    await readUntil(
+      () => tripsOf([k.trip(1)]),
+      (rows) => rows.length === 1,
+    );
+    await first.stop();
+    const instance = link(server);
+    server.tree.set(`trips/${k.trip(2)}`, booking(k.customer, 'Whole Stream'));
+    expect(
+      await readUntil(
+        () => tripsOf([k.trip(2)]),
+        (rows) => rows.length === 1,
+      ),
+    ).toHaveLength(1);
+    expect(instance.status().lastErrors[0]?.message).toMatch(/400/);
   });
 
   it('reconnects when the server cancels the stream, and catches up', async () => {
@@ -388,7 +486,7 @@ describe('the Firebase link through faults', () => {
     const { server, instance, caughtUp } = await following();
     const before = instance.status().skipped;
     // A damaged trip (not a record) in the apps' tree: skipped, never stopping the link.
-    server.tree.set('trips/-NdamagedTrip0000001', 'not a trip');
+    server.tree.set(`trips/${pushIdTime(Date.now())}damagedTrip`, 'not a trip');
     expect(await caughtUp(14, 'After the damage')).toMatchObject([{ title: 'After the damage' }]);
     expect(instance.status().skipped).toBeGreaterThan(before);
   });

@@ -21,7 +21,9 @@ import {
   type FollowedSection,
 } from './apply';
 import type { Child } from './event-stream';
-import type { FirebaseRestClient, StreamEvent } from './rest-client';
+import { FirebaseRequestError, type FirebaseRestClient, type Query, type StreamEvent } from './rest-client';
+import { absentKeys, isLookedFor, MOST_KEYS } from './absent';
+import { tripsWindow, type TripsWindow } from './trips-window';
 
 /**
  * The link that follows the company's Firebase Realtime Database as the apps write it: one stream
@@ -33,6 +35,9 @@ import type { FirebaseRestClient, StreamEvent } from './rest-client';
  *
  * One instance follows at a time: it holds a lease in the database, renewed every 10 s; when it dies,
  * another takes the lease once it expires (30 s) and catches up from the streams' first events.
+ * Trips are followed from a key on (trips-window.ts), so that a reconnect reads again the trips
+ * that may have changed, not a million finished ones; a record the console has that a first event
+ * no longer holds was removed meanwhile, and is ended (absent.ts).
  * Any failure (the server unreachable, a stream closed mid-event, 401, `cancel`, `auth_revoked`)
  * closes every stream and opens them again after a backoff, with fresh credentials.
  */
@@ -69,6 +74,10 @@ export class FirebaseLink {
   private readonly stale = new Map<FollowedSection, Map<string, number>>();
   private rereadTimer: NodeJS.Timeout | null = null;
   private rereading: Promise<void> = Promise.resolve();
+  /** The server refused to stream a range of trips: they are followed whole. */
+  private windowRefused = false;
+  /** Per section, the keys its stream's first event holds, while it is read (null: not kept). */
+  private readonly firstKeys = new Map<FollowedSection, { keys: Set<string> | null; whole: boolean }>();
 
   constructor(
     private readonly db: Db,
@@ -228,12 +237,20 @@ export class FirebaseLink {
   private async reread(section: FollowedSection, signal: AbortSignal): Promise<void> {
     this.monitor.rereading(section);
     await this.report();
+    let seen: Set<string> | null = isLookedFor(section) ? new Set() : null;
     try {
       for await (const page of this.client.pages(section, { signal })) {
         const arrived = Date.now();
         const readable = page.filter((record) => !record.tooLarge);
         this.monitor.skipped(page.length - readable.length);
         await this.apply(section, readable, arrived, { live: false });
+        for (const { key } of page) seen?.add(key);
+        if (seen && seen.size > MOST_KEYS) seen = null;
+      }
+      // Asked for by an admin, and read whole: what Firebase no longer holds is ended.
+      if (seen && isLookedFor(section) && !signal.aborted) {
+        const absent = await absentKeys(this.db, section, seen, null, { hold: false });
+        if ('keys' in absent) await this.endKeys(section, absent.keys);
       }
       this.options.logger.info({ section }, 'Firebase link: read again whole');
     } finally {
@@ -255,16 +272,67 @@ export class FirebaseLink {
   }
 
   private async follow(section: FollowedSection, signal: AbortSignal): Promise<void> {
+    const window = section === 'trips' && !this.windowRefused ? await tripsWindow(this.db) : null;
+    const query: Query = window ? { orderBy: '$key', startAt: window.start } : {};
+    // Unfiltered trips (a first start) are too many to keep the keys of; they are all new anyway.
+    const keepKeys = isLookedFor(section) && (section !== 'trips' || window !== null);
+    this.firstKeys.set(section, { keys: keepKeys ? new Set() : null, whole: true });
     let first = true;
-    for await (const event of this.client.follow(section, signal)) {
-      this.monitor.received();
-      await this.handle(section, event, Date.now());
-      if (first && event.event !== 'keep-alive') {
-        first = false;
-        this.caughtUp(section);
+    let heard = false;
+    try {
+      for await (const event of this.client.follow(section, signal, query)) {
+        heard = true;
+        this.monitor.received();
+        await this.handle(section, event, Date.now());
+        if (first && event.event !== 'keep-alive') {
+          first = false;
+          await this.endAbsent(section, window);
+          this.caughtUp(section);
+        }
       }
+    } catch (error) {
+      if (window && !heard && error instanceof FirebaseRequestError && error.status === 400) {
+        // A server that streams no range of keys: trips are followed whole, as a first start does.
+        this.windowRefused = true;
+        this.failed(error, 'following every trip instead of the recent ones');
+        return this.follow(section, signal);
+      }
+      throw error;
+    } finally {
+      this.firstKeys.delete(section);
     }
     if (!signal.aborted) throw new Error(`the server closed the stream of ${section}`);
+  }
+
+  /** Notes a key the first event of a section holds (no more than MOST_KEYS are kept). */
+  private seenFirst(section: FollowedSection, key: string): void {
+    const first = this.firstKeys.get(section);
+    if (!first?.keys) return;
+    first.keys.add(key);
+    if (first.keys.size > MOST_KEYS) first.keys = null;
+  }
+
+  /** After a section's first event: what the console holds and Firebase no longer does is ended. */
+  private async endAbsent(section: FollowedSection, window: TripsWindow | null): Promise<void> {
+    const first = this.firstKeys.get(section);
+    this.firstKeys.delete(section);
+    if (!first?.keys || !first.whole || !isLookedFor(section)) return;
+    const absent = await absentKeys(this.db, section, first.keys, window);
+    if ('held' in absent) {
+      this.monitor.failed(
+        `${absent.held} of ${absent.of} ${section} records are not in Firebase: none was ended, in case the database is the wrong one; re-read them to end them`,
+      );
+      this.options.logger.warn(absent, `Firebase link: ${section} records missing from Firebase were kept`);
+      return;
+    }
+    await this.endKeys(section, absent.keys);
+  }
+
+  private async endKeys(section: FollowedSection, keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const gone = keys.slice(i, i + BATCH).map((key) => ({ key, value: null }));
+      await this.apply(section, gone, Date.now());
+    }
   }
 
   private async handle(section: FollowedSection, event: StreamEvent, arrived: number): Promise<void> {
@@ -306,6 +374,7 @@ export class FirebaseLink {
     try {
       for await (const child of children) {
         if (key !== undefined) continue;
+        if (kind === 'put') this.seenFirst(section, child.key);
         if (kind === 'patch' && child.key.includes('/')) {
           this.markStale(section, child.key.split('/')[0]!, Date.now());
           continue;
@@ -318,6 +387,8 @@ export class FirebaseLink {
         }
       }
     } catch (error) {
+      const first = this.firstKeys.get(section);
+      if (first) first.whole = false;
       this.monitor.skipped();
       this.failed(error, `the rest of a large ${kind} on ${section} is skipped`);
     }
@@ -345,6 +416,7 @@ export class FirebaseLink {
         // A patch may name places inside records ("t1/status"): those records are read again.
         if (kind === 'patch' && child.includes('/')) this.markStale(section, child.split('/')[0]!, arrived);
         else whole.push({ key: child, value });
+        if (kind === 'put') this.seenFirst(section, child);
       }
       // A put at "/" is the whole node (a stream's first event): what it brings is not live news.
       for (let i = 0; i < whole.length; i += BATCH) {

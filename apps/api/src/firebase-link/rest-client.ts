@@ -286,14 +286,14 @@ export class FirebaseRestClient {
   }
 
   /**
-   * Follows a location: the server's events as they come, starting with a `put` of the whole
-   * location at path "/". Ends (returns) when the server closes the stream; throws when it cannot be
+   * Follows a location (or, with a query, a range of its keys): the server's events as they come,
+   * starting with a `put` of the whole location (or range) at path "/". Ends (returns) when the server closes the stream; throws when it cannot be
    * opened, or stays silent longer than keep-alives allow.
    */
-  async *follow(path: string, signal?: AbortSignal): AsyncGenerator<StreamEvent> {
+  async *follow(path: string, signal?: AbortSignal, query: Query = {}): AsyncGenerator<StreamEvent> {
     const silence = new AbortController();
     const both = signal ? AbortSignal.any([signal, silence.signal]) : silence.signal;
-    const response = await this.send('GET', path, {}, { accept: 'text/event-stream', signal: both });
+    const response = await this.send('GET', path, query, { accept: 'text/event-stream', signal: both });
     if (!response.ok || !response.body) {
       await this.answer(response);
       throw new FirebaseRequestError(response.status, 'the stream did not open');

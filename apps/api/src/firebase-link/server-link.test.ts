@@ -54,7 +54,7 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
 
       // A booking written by the customer app appears in the trip list staff read.
       const idToken = await signInAsAdmin(server.baseUrl);
-      firebase.tree.set('trips/-NzLinkTest000000001', {
+      firebase.tree.set(`trips/${firebase.pushId()}`, {
         title: 'Zebulon Firebaselink',
         body: 'Please Pickup me',
         phoneNumber: '9000000001',
@@ -109,7 +109,8 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       tripStarted: false,
       isFinished: false,
     });
-    const key = (i: number) => `-NzKillNine${String(i).padStart(9, '0')}`;
+    const keys = Array.from({ length: 100 }, () => firebase.pushId());
+    const key = (i: number) => keys[i]!;
     const first = await startServerProcess(env);
     let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
     try {
