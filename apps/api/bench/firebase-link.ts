@@ -26,7 +26,12 @@ import { join } from 'node:path';
 import { openDatabase } from '../src/db/client';
 import { dartTime } from '../src/infra/firebase-outbox';
 import { createAccount } from '../src/seed/factories';
-import { startFirebaseServer, type FirebaseJson, type FirebaseServer } from '../test/firebase-server';
+import {
+  pushIdTime,
+  startFirebaseServer,
+  type FirebaseJson,
+  type FirebaseServer,
+} from '../test/firebase-server';
 import { headersOf, JWT_SECRET } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
@@ -301,7 +306,8 @@ async function firstSync(count: number) {
   const customers = Array.from({ length: 1000 }, (_, i) => `fs${RUN}c${i}`);
   const trips: Record<string, FirebaseJson> = {};
   for (let i = 0; i < count; i++) {
-    trips[`-Nfs${RUN}${String(i).padStart(9, '0')}`] = booking(
+    // Keys as the customer app makes them (push ids begin with the time of booking).
+    trips[`${pushIdTime(Date.now())}fs${RUN}${String(i).padStart(9, '0')}`] = booking(
       customers[i % customers.length]!,
       `Sync${RUN} Rider ${i}`,
     );

@@ -35,12 +35,13 @@ export type FirebaseRecord = { key: string; value: unknown };
  * whose value is null was removed there and is ended (changes.ts). Answers what the import's report
  * counts, and how many records were ended. `live`: the records arrived as changes (a record new to
  * the console is audited as created), not as a whole node read at a start or a re-read.
+ * `known: false`: the console holds no record of the section from Firebase (nothing to compare).
  */
 export async function applyRecords(
   db: Db,
   section: FollowedSection,
   records: FirebaseRecord[],
-  { live = true }: { live?: boolean } = {},
+  { live = true, known = true }: { live?: boolean; known?: boolean } = {},
 ): Promise<{ report: ImportReport; removed: number }> {
   const report = createReport(false);
   let removed = 0;
@@ -59,7 +60,8 @@ export async function applyRecords(
     }
     const audited = AUDITED[section];
     const keys = present.map((record) => record.key);
-    const before = audited ? await snapshotOf(tx, audited, keys) : null;
+    // A first start, when the console holds none of the section yet: nothing was before.
+    const before = audited && known ? await snapshotOf(tx, audited, keys) : null;
     const batch = { records: present, report };
     switch (section) {
       case 'driver':
@@ -129,6 +131,18 @@ async function applyRates(tx: Db, report: ImportReport, key: string, value: unkn
     const values = Object.fromEntries(RATE_FIELDS.map((field) => [field, row[field] ?? null])) as RateValues;
     counts[await applyFirebaseRateSet(tx, state, carType, values)]++;
   }
+}
+
+/** Whether the console holds any record of this section from Firebase (false: a first start). */
+export async function holdsAny(db: Db, section: FollowedSection): Promise<boolean> {
+  const audited = AUDITED[section];
+  if (!audited) return true;
+  const rows = rowsOf(
+    await db.execute(
+      sql`select exists (select 1 from ${sql.identifier(audited.table)} where firebase_key is not null) as held`,
+    ),
+  );
+  return rows[0]?.held === true;
 }
 
 /** A driver's position as the driver app writes it (`driver/{uid}/position: {lat, long}`), or null. */

@@ -18,10 +18,17 @@ const event = (name: string, data: unknown) => `event: ${name}\ndata: ${JSON.str
 
 /** A node of trips large enough to be read child by child. */
 function bigNode(count: number) {
-  const node: Record<string, { title: string; note: string }> = {};
+  const node: Record<string, unknown> = {};
   for (let i = 0; i < count; i++) {
-    node[`-Ntrip${String(i).padStart(7, '0')}`] = { title: `Rider ${i} "quoted" ✓`, note: 'x'.repeat(900) };
+    node[`-Ntrip${String(i).padStart(7, '0')}`] = {
+      title: `Rider ${i} "quoted" ✓`,
+      note: 'x'.repeat(900),
+      // What a reader cutting the data into children must not mistake for its structure.
+      tricky: 'a}b{c,"d\\"e][, \\',
+      messages: [{ message: '}}, {"x": 1}', sender: 'customer' }, [], {}],
+    };
   }
+  node['key with "quotes", and }'] = { title: 'odd key' };
   return node;
 }
 
@@ -72,7 +79,8 @@ describe('reading a Firebase event stream', () => {
     const [large, next] = seen as [{ event: string; path: string; children: Child[] }, unknown];
     expect(large.event).toBe('put');
     expect(large.path).toBe('/');
-    expect(large.children).toHaveLength(3000);
+    expect(large.children).toHaveLength(3001);
+    expect(Object.fromEntries(large.children.map(({ key, value }) => [key, value]))).toEqual(node);
     expect(large.children[1234]).toEqual({ key: '-Ntrip0001234', value: node['-Ntrip0001234'] });
     expect(next).toEqual({ event: 'put', path: '/-Nnew', data: { title: 'Next' } });
     expect(chunks).toBeGreaterThan(100);

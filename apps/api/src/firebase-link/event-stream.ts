@@ -1,17 +1,12 @@
-import { PassThrough, pipeline } from 'node:stream';
-import { parser } from 'stream-json/parser.js';
-import { pick } from 'stream-json/filters/pick.js';
-import { streamObject } from 'stream-json/streamers/stream-object.js';
-
 /**
  * Reads a Firebase event stream (Server-Sent Events, as "Streaming from the REST API" describes
  * them: `event: put` then `data: {"path": ..., "data": ...}`, an empty line ending each event).
  *
  * A stream's first event holds the whole followed location: for a node of a million trips, a
  * gigabyte on one line. An event whose data grows past LARGE_EVENT_CHARS is therefore not read
- * whole: its children are parsed one at a time as the bytes arrive (stream-json), and handed over
- * as `children`, so memory stays flat whatever the size of the node. Smaller events are parsed
- * whole.
+ * whole: its children are cut out one at a time as the bytes arrive, each parsed by JSON.parse,
+ * and handed over as `children`, so memory stays flat whatever the size of the node. Smaller
+ * events are parsed whole.
  */
 
 export const LARGE_EVENT_CHARS = 1 << 20;
@@ -96,9 +91,10 @@ export async function* readEventStream(
 }
 
 /**
- * A put or patch whose data line is too long to hold: the rest of the line is fed, as it arrives,
- * to a streaming parser whose `data` children are handed over. `finish`, called once the reader is
- * done with them, answers what followed the line (whether or not the children were all taken).
+ * A put or patch whose data line is too long to hold: the rest of the line is read as it arrives,
+ * and the `data` object's members are cut out of it one at a time (`membersOf`) and each parsed
+ * by JSON.parse. `finish`, called once the reader is done with them, reads past the rest of the
+ * line (whether or not the children were all taken) and answers what followed it.
  */
 function readLargeEvent(
   name: string,
@@ -106,66 +102,90 @@ function readLargeEvent(
   read: () => Promise<string | null>,
 ): { event: StreamEvent; finish: () => Promise<string> } {
   const prefix = LARGE_PREFIX.exec(start);
-  const input = new PassThrough({ encoding: 'utf8' });
   let rest = '';
-  const pump = (async () => {
+  // The pieces of the line, the first one whole (the prefix in it), as they arrive.
+  async function* pieces(): AsyncGenerator<string> {
     let piece: string | null = start;
     while (piece !== null) {
       const newline = piece.indexOf('\n');
-      const text = newline < 0 ? piece : piece.slice(0, newline);
-      // Once the reader stopped taking children (or the event is not readable), the rest of the
-      // line is only skipped, so the next event is read where it begins.
-      if (!input.destroyed && !input.writableEnded) await write(input, text);
       if (newline >= 0) {
         rest = piece.slice(newline + 1);
-        break;
+        yield piece.slice(0, newline);
+        return;
       }
+      yield piece;
       piece = await read();
     }
-    input.end();
-    return rest;
-  })();
+    throw new Error('the stream ended in the middle of an event');
+  }
+  const source = pieces();
+  const finish = async () => {
+    for (;;) {
+      const next = await source.next().catch(() => ({ done: true as const, value: undefined }));
+      if (next.done) return rest;
+    }
+  };
   if ((name !== 'put' && name !== 'patch') || !prefix) {
-    input.destroy();
     const event: StreamEvent = { event: 'malformed', name: name || 'message', data: start.slice(0, 200) };
-    return { event, finish: () => pump };
+    return { event, finish };
   }
   const path = JSON.parse(prefix[1]!) as string;
-  // An error anywhere (the JSON damaged, the connection lost) ends the children with that error.
-  const children = pipeline(
-    input,
-    parser.asStream(),
-    pick.asStream({ filter: 'data' }),
-    streamObject.asStream(),
-    () => undefined,
-  );
-  pump.catch((error: unknown) => input.destroy(error as Error));
-  const iterator = (children as AsyncIterable<Child>)[Symbol.asyncIterator]();
-  return {
-    event: { event: name, path, children: { [Symbol.asyncIterator]: () => iterator } },
-    // Once the reader is done: the children it left are read past (a parse error ends them).
-    finish: async () => {
-      for (;;) {
-        const next = await iterator.next().catch(() => ({ done: true as const, value: undefined }));
-        if (next.done) break;
-      }
-      input.destroy();
-      return pump;
-    },
-  };
+  const children = membersOf(source, prefix[0].length);
+  return { event: { event: name, path, children }, finish };
 }
 
-function write(stream: PassThrough, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.write(text)) return resolve();
-    const done = () => {
-      stream.off('drain', done);
-      stream.off('close', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    stream.once('close', done);
-  });
+/**
+ * The members of a JSON object whose text arrives in pieces, from just inside its opening brace
+ * (`skip` characters into the first piece): each member's text is found by its depth outside
+ * strings, and parsed by JSON.parse. A member that does not parse, or an object that ends
+ * before its closing brace, ends the members with an error.
+ */
+async function* membersOf(source: AsyncIterator<string>, skip: number): AsyncGenerator<Child> {
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let parts: string[] = [];
+  for (;;) {
+    const next = await source.next();
+    if (next.done) throw new Error('the event ended before its data did');
+    const piece = next.value;
+    let from = skip;
+    skip = 0;
+    const found: Child[] = [];
+    let closed = false;
+    for (let i = from; i < piece.length; i++) {
+      const code = piece.charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (code === 0x5c) escaped = true;
+        else if (code === 0x22) inString = false;
+      } else if (code === 0x22) inString = true;
+      else if (code === 0x7b || code === 0x5b) depth++;
+      else if ((code === 0x7d || code === 0x5d) && depth > 0) depth--;
+      else if (depth === 0 && (code === 0x2c || code === 0x7d)) {
+        parts.push(piece.slice(from, i));
+        const member = parseMember(parts.join(''));
+        if (member) found.push(member);
+        parts = [];
+        from = i + 1;
+        if (code === 0x7d) {
+          closed = true;
+          break;
+        }
+      }
+    }
+    if (!closed) parts.push(piece.slice(from));
+    yield* found;
+    if (closed) return;
+  }
+}
+
+/** `"key": value` as a child; null for nothing but white space (an empty object). */
+function parseMember(text: string): Child | null {
+  if (text.trim() === '') return null;
+  const parsed = JSON.parse(`{${text}}`) as Record<string, unknown>;
+  for (const key in parsed) return { key, value: parsed[key] };
+  throw new Error('a member of the event’s data could not be read');
 }
 
 /** An event read whole. */

@@ -15,6 +15,7 @@ import { pruneSentWrites, sendWaitingWrites } from './outbox';
 import {
   applyRecords,
   FOLLOWED_SECTIONS,
+  holdsAny,
   positionOf,
   storePositions,
   type FirebaseRecord,
@@ -49,6 +50,9 @@ const REPORT_MS = 2_000;
 /** How often the outbox is looked at for writes to send. */
 const SEND_MS = 1_000;
 const BATCH = 500;
+/** A large event's records are written this many at a time, and so many batches at once. */
+const LARGE_BATCH = 1000;
+const WRITES_AT_ONCE = 3;
 const MAX_BACKOFF_MS = 30_000;
 /** Records changed inside (not replaced whole) are read again in groups, a few at a time. */
 const REREAD_DELAY_MS = 50;
@@ -74,6 +78,8 @@ export class FirebaseLink {
   private readonly stale = new Map<FollowedSection, Map<string, number>>();
   private rereadTimer: NodeJS.Timeout | null = null;
   private rereading: Promise<void> = Promise.resolve();
+  /** Per section, settled once its stream's first event is applied (trips wait for TRIPS_NEED). */
+  private firstApplied = new Map<FollowedSection, ReturnType<typeof deferred>>();
   /** The server refused to stream a range of trips: they are followed whole. */
   private windowRefused = false;
   /** Per section, the keys its stream's first event holds, while it is read (null: not kept). */
@@ -264,6 +270,7 @@ export class FirebaseLink {
     const both = AbortSignal.any([signal, round.signal]);
     this.monitor.connected();
     this.sync = { report: createReport(false), pending: new Set(FOLLOWED_SECTIONS), started: Date.now() };
+    this.firstApplied = new Map(FOLLOWED_SECTIONS.map((section) => [section, deferred()]));
     try {
       await Promise.race(FOLLOWED_SECTIONS.map((section) => this.follow(section, both)));
     } finally {
@@ -272,6 +279,11 @@ export class FirebaseLink {
   }
 
   private async follow(section: FollowedSection, signal: AbortSignal): Promise<void> {
+    // A trip names its customer and driver: those are brought in first, or a first start would
+    // keep trips without them.
+    const needs = TRIPS_NEED.map((other) => this.firstApplied.get(other)?.promise);
+    if (section === 'trips') await Promise.race([Promise.all(needs), aborted(signal)]);
+    if (signal.aborted) return;
     const window = section === 'trips' && !this.windowRefused ? await tripsWindow(this.db) : null;
     const query: Query = window ? { orderBy: '$key', startAt: window.start } : {};
     // Unfiltered trips (a first start) are too many to keep the keys of; they are all new anyway.
@@ -287,6 +299,7 @@ export class FirebaseLink {
         if (first && event.event !== 'keep-alive') {
           first = false;
           await this.endAbsent(section, window);
+          this.firstApplied.get(section)?.resolve();
           this.caughtUp(section);
         }
       }
@@ -359,8 +372,10 @@ export class FirebaseLink {
 
   /**
    * A put or patch too large to hold (a stream's first event on a large node): its records are
-   * applied in batches as they are read, so memory stays flat. A large change inside one record
-   * has that record read again whole. A damaged event is skipped and counted; the link goes on.
+   * applied in batches as they are read, a few batches written at once (each its own transaction;
+   * the children of one event have distinct keys), so memory stays flat and the database is kept
+   * busy while the next batch is read. A large change inside one record has that record read again
+   * whole. A damaged event is skipped and counted; the link goes on.
    */
   private async changeLarge(
     section: FollowedSection,
@@ -369,6 +384,20 @@ export class FirebaseLink {
     children: AsyncIterable<Child>,
   ): Promise<void> {
     const [key] = path.split('/').filter(Boolean);
+    const live = kind === 'patch';
+    const known = live || key !== undefined || (await holdsAny(this.db, section));
+    const writing = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+    const write = async (records: FirebaseRecord[], arrived: number) => {
+      const written: Promise<void> = this.apply(section, records, arrived, { live, known })
+        .catch((error: unknown) => {
+          failure ??= { error };
+        })
+        .finally(() => writing.delete(written));
+      writing.add(written);
+      if (writing.size >= WRITES_AT_ONCE) await Promise.race(writing);
+      if (failure) throw failure.error;
+    };
     let batch: FirebaseRecord[] = [];
     let arrived = Date.now();
     try {
@@ -380,19 +409,25 @@ export class FirebaseLink {
           continue;
         }
         batch.push(child);
-        if (batch.length >= BATCH) {
-          await this.apply(section, batch, arrived, { live: kind === 'patch' });
+        if (batch.length >= LARGE_BATCH) {
+          await write(batch, arrived);
           batch = [];
           arrived = Date.now();
         }
       }
+      if (batch.length > 0) await write(batch, arrived);
+      batch = [];
+      await Promise.all(writing);
+      if (failure) throw (failure as { error: unknown }).error;
     } catch (error) {
+      await Promise.all(writing);
       const first = this.firstKeys.get(section);
       if (first) first.whole = false;
       this.monitor.skipped();
       this.failed(error, `the rest of a large ${kind} on ${section} is skipped`);
+      // What was read whole before the damage is kept.
+      if (batch.length > 0 && !failure) await this.apply(section, batch, arrived, { live });
     }
-    if (batch.length > 0) await this.apply(section, batch, arrived, { live: kind === 'patch' });
     if (key !== undefined) this.markStale(section, key, arrived);
   }
 
@@ -436,9 +471,9 @@ export class FirebaseLink {
     section: FollowedSection,
     records: FirebaseRecord[],
     arrived: number,
-    { live = true }: { live?: boolean } = {},
+    { live = true, known = true }: { live?: boolean; known?: boolean } = {},
   ): Promise<void> {
-    const { report, removed } = await applyRecords(this.db, section, records, { live });
+    const { report, removed } = await applyRecords(this.db, section, records, { live, known });
     if (!live && this.sync?.pending.has(section)) mergeReport(this.sync.report, report);
     for (const [kind, counts] of Object.entries(report.counts)) {
       this.monitor.applied(kind, counts.new + counts.updated + counts.unchanged, arrived);
@@ -555,6 +590,22 @@ export class FirebaseLink {
       sql`delete from firebase_link_lease where name = ${LINK_LEASE} and holder = ${this.holder}`,
     );
   }
+}
+
+/** The sections whose first events are applied before the trips' is read. */
+const TRIPS_NEED: FollowedSection[] = ['driver', 'customer'];
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
