@@ -29,6 +29,7 @@ import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
 import { withoutTicket } from './lib/download-tickets';
 import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
+import { fareRuleRoutes } from './modules/fare-rules/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { complianceRoutes } from './modules/compliance/routes';
 import { customerRoutes } from './modules/customers/routes';
@@ -336,6 +337,7 @@ export async function buildApp({
       await api.register(dashboardRoutes, { db });
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db, firebaseWrites });
+      await api.register(fareRuleRoutes, { db });
       await api.register(accountRoutes, { db, firebaseWrites });
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });

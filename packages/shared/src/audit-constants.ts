@@ -11,6 +11,7 @@ export const AUDIT_RECORD_TYPES = [
   'passwords',
   'profile',
   'car-rates',
+  'fare-rules',
   'second-factor',
   'firebase-link',
   'trips',

@@ -11,6 +11,7 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   passwords: m.auditTypePasswords,
   profile: m.auditTypeProfile,
   'car-rates': m.auditTypeCarRates,
+  'fare-rules': m.auditTypeFareRules,
   'second-factor': m.auditTypeSecondFactor,
   'firebase-link': m.auditTypeFirebaseLink,
   trips: m.auditTypeTrips,

@@ -32,6 +32,8 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['passwords', 'update'], ADMIN, 'spec 6: update password'],
   [['car-rates', 'list'], ADMIN, 'spec 6: manage prices'],
   [['car-rates', 'update'], ADMIN, 'spec 6: manage prices'],
+  [['fare-rules', 'list'], ADMIN, 'fare rules are the admin’s'],
+  [['fare-rules', 'update'], ADMIN, 'fare rules are the admin’s'],
   // Decisions: the admin email list is admin-only (the public reset page must not list admins).
   [['admins', 'list'], ADMIN, 'decisions: get-admins is admin-only'],
   // Decisions: deleting drivers (spec 6 shows no role check) stays with those who see the driver;
@@ -43,6 +45,7 @@ const EXPECTED: [Permission, Role[], string][] = [
   // A franchise does not approve its own drivers' papers: review is for admins and their dealer.
   [['drivers', 'review'], ADMIN_DEALER, 'decisions: document review workflow'],
   [['drivers', 'devices'], ALL, 'issue 3: staff issue and revoke device tokens'],
+  [['drivers', 'checks'], ALL, 'staff keep the checks of the drivers they keep'],
   [['trips', 'feedback'], ALL, 'decisions: trip feedback saved on the server'],
   // The live fleet map follows each caller's driver scope.
   [['fleet', 'view'], ALL, 'issue: the live fleet map, every role'],

@@ -23,6 +23,8 @@ export const PERMISSIONS = {
     upload: ALL,
     review: ADMIN_DEALER,
     devices: ALL,
+    /** Police verification, fitness, training and insurance: kept by whoever keeps the driver. */
+    checks: ALL,
   },
   trips: { list: ALL, view: ALL, feedback: ALL },
   fleet: { view: ALL },
@@ -32,6 +34,8 @@ export const PERMISSIONS = {
   admins: { list: ADMIN },
   passwords: { update: ADMIN },
   'car-rates': { list: ADMIN, update: ADMIN },
+  /** The states' fare rules (the aggregator guidelines' band, fees and shares) and their report. */
+  'fare-rules': { list: ADMIN, update: ADMIN },
   audit: { list: ADMIN_DEALER },
   compliance: { list: ALL },
   /** The link to the apps' Firebase database: its state, for admins. */

@@ -543,6 +543,57 @@ export const carRateHistory = pgTable(
 );
 
 /**
+ * A driver's checks beside the documents (police verification, fitness, trainings, insurance): the
+ * last one of each kind as done, its history in the audit trail.
+ */
+export const driverChecks = pgTable(
+  'driver_checks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    doneOn: date('done_on', { mode: 'string' }).notNull(),
+    reference: text('reference').notNull(),
+    result: text('result'),
+    hours: doublePrecision('hours'),
+    /** Rupees of cover, for insurance. */
+    amount: doublePrecision('amount'),
+    expiresOn: date('expires_on', { mode: 'string' }),
+    updatedBy: uuid('updated_by').references(() => accounts.id),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('driver_checks_driver_kind_idx').on(t.driverId, t.kind)],
+);
+
+/**
+ * Settings a state notifies for itself, each from the day it takes effect: one row per saved value,
+ * never changed (the history is the rows). The value in effect on a day is that of the latest
+ * `effective_from` on or before it, and of that day the highest version. Fare rules are named
+ * `fare-rules/{car type}`; other per-state rules (grievance holidays) use the same store.
+ */
+export const stateSettings = pgTable(
+  'state_settings',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    state: text('state').notNull(),
+    name: text('name').notNull(),
+    value: jsonb('value').notNull(),
+    effectiveFrom: date('effective_from', { mode: 'string' }).notNull(),
+    /** Counts the saves of this name in this state, from 1. */
+    version: integer('version').notNull(),
+    changedBy: uuid('changed_by').references(() => accounts.id),
+    changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+    requestId: text('request_id'),
+  },
+  (t) => [
+    uniqueIndex('state_settings_version_idx').on(t.state, t.name, t.version),
+    index('state_settings_effective_idx').on(t.state, t.name, t.effectiveFrom.desc(), t.version.desc()),
+  ],
+);
+
+/**
  * Password reset links: only a SHA-256 hash of the token is stored, so a copy of the database
  * cannot be used to reset anyone's password. A token works once, until it expires.
  */

@@ -1,4 +1,6 @@
 import { sql } from 'drizzle-orm';
+import { insertDemoFareRules } from './fare-rules';
+import { seedDemoChecks } from './driver-checks';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
@@ -223,6 +225,8 @@ export async function seedDemo(
   // Rates for every state and car type.
   for (const state of STATES)
     for (const carType of CAR_TYPES) await insertRates(db, state, carType, buildRates(rng, carType));
+  // And the fares some states notified, the band the rates must keep (one state's sedans do not).
+  await insertDemoFareRules(db);
 
   // The bulk of the data, loaded with the tables' secondary indexes built once at the end.
   await loadWithIndexesBuiltAfter(
@@ -266,6 +270,10 @@ export async function seedDemo(
       await storingDrivers;
       driverBar.stop();
       await seedDemoWallets(
+        db,
+        driverRows.map((driver) => driver.id),
+      );
+      await seedDemoChecks(
         db,
         driverRows.map((driver) => driver.id),
       );

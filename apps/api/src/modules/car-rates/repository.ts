@@ -18,6 +18,7 @@ import { FIREBASE_ACTOR, recordAudit, type Actor, type ChangeSource } from '../.
 import { NO_FIREBASE_WRITES, queueRateWrite, type FirebaseWrites } from '../../infra/firebase-outbox';
 import { decodeCursor, keysetPage } from '../../lib/paging';
 import { stateLabel } from '@bmet/shared/labels';
+import { checkFareBand } from '../fare-rules/repository';
 
 type CarRateRow = typeof carRates.$inferSelect;
 
@@ -94,6 +95,8 @@ type Change = {
   before: RateValues | null;
   after: RateValues;
   copiedFrom?: State;
+  /** Why an admin kept rates outside the state's fare band. */
+  overrideReason?: string;
 };
 
 /**
@@ -187,6 +190,7 @@ async function recordChange(
       ...change.after,
       version: change.version,
       ...(change.copiedFrom ? { copiedFrom: change.copiedFrom } : {}),
+      ...(change.overrideReason ? { overrideReason: change.overrideReason } : {}),
     },
   });
 }
@@ -201,10 +205,12 @@ export async function updateStateRates(
   state: State,
   body: UpdateRatesBody,
   writes: FirebaseWrites = NO_FIREBASE_WRITES,
+  overrideReason?: string,
 ): Promise<StateRates> {
   return db.transaction(async (tx) => {
     const types = CAR_TYPES.filter((type) => body[type]);
     const current = await lockRates(tx, state, types);
+    const outside = await checkChangedSets(tx, state, body, current, overrideReason);
     for (const carType of types) {
       const { version, ...values } = body[carType]!;
       const change = await writeRateSet(tx, actor, {
@@ -216,12 +222,33 @@ export async function updateStateRates(
         kind: 'save',
       });
       if (change) {
-        await recordChange(tx, actor, state, change);
+        await recordChange(tx, actor, state, outside.has(carType) ? { ...change, overrideReason } : change);
         await queueRateWrite(tx, writes, state, carType);
       }
     }
     return findStateRates(tx, state);
   });
+}
+
+/**
+ * The fare band (modules/fare-rules): sets that change and fall outside their state's band today
+ * are refused, or kept with an admin's reason. Answers the car types kept outside it.
+ */
+async function checkChangedSets(
+  tx: DbExecutor,
+  state: State,
+  sets: Partial<Record<CarType, RateValuesInput>>,
+  current: Map<string, CarRateRow>,
+  overrideReason: string | undefined,
+): Promise<Set<CarType>> {
+  const changed: Partial<Record<CarType, RateValuesInput>> = {};
+  for (const carType of CAR_TYPES) {
+    const values = sets[carType];
+    const stored = current.get(carType);
+    if (values && !(stored && sameValues(valuesOf(stored), values))) changed[carType] = values;
+  }
+  const outside = await checkFareBand(tx, state, changed, overrideReason);
+  return new Set(outside.map((found) => found.carType));
 }
 
 /**
@@ -234,6 +261,7 @@ export async function copyStateRates(
   from: State,
   to: State,
   writes: FirebaseWrites = NO_FIREBASE_WRITES,
+  overrideReason?: string,
 ): Promise<StateRates> {
   return db.transaction(async (tx) => {
     // Read, not locked: locking the source too would let two opposite copies deadlock.
@@ -248,6 +276,8 @@ export async function copyStateRates(
     }
     const types = sets.map((row) => row.carType as CarType);
     const current = await lockRates(tx, to, types);
+    const copied = Object.fromEntries(sets.map((row) => [row.carType, valuesOf(row) as RateValuesInput]));
+    const outside = await checkChangedSets(tx, to, copied, current, overrideReason);
     for (const row of sets) {
       const carType = row.carType as CarType;
       const values = valuesOf(row);
@@ -260,7 +290,11 @@ export async function copyStateRates(
         kind: 'copy',
       });
       if (change) {
-        await recordChange(tx, actor, to, { ...change, copiedFrom: from });
+        await recordChange(tx, actor, to, {
+          ...change,
+          copiedFrom: from,
+          ...(outside.has(carType) ? { overrideReason } : {}),
+        });
         await queueRateWrite(tx, writes, to, carType);
       }
     }

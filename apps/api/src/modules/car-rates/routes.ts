@@ -9,6 +9,7 @@ import {
   stateRatesResponseSchema,
   updateRatesBodySchema,
 } from '@bmet/shared/schemas/car-rate';
+import { overrideQuerySchema } from '@bmet/shared/schemas/fare-rule';
 import type { Db } from '../../db/client';
 import type { Actor } from '../../infra/audit';
 import type { FirebaseWrites } from '../../infra/firebase-outbox';
@@ -50,14 +51,25 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
         description:
           'All sets are saved or none. A set of a car type the state already has must carry the ' +
           'version it was based on; when that set has changed since, the answer is 409 and nothing ' +
-          'is saved. A set without a version adds a car type the state does not have yet.',
+          'is saved. A set without a version adds a car type the state does not have yet. A set that ' +
+          'changes and falls outside the state’s fare band today (`GET /api/fare-rules`) is refused ' +
+          'with 422 `FARE_OUT_OF_BAND`, each field named, unless `overrideReason` says why it is kept ' +
+          '(the audit trail keeps the reason).',
         params: stateParamsSchema,
+        querystring: overrideQuerySchema,
         body: updateRatesBodySchema,
-        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409) },
+        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409, 422) },
       },
     },
     async (request) => ({
-      data: await updateStateRates(db, actorOf(request), request.params.state, request.body, firebaseWrites),
+      data: await updateStateRates(
+        db,
+        actorOf(request),
+        request.params.state,
+        request.body,
+        firebaseWrites,
+        request.query.overrideReason,
+      ),
     }),
   );
 
@@ -71,13 +83,21 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
         description:
           'The target’s sets of the copied car types take the source’s values and a new version; ' +
           'its other car types stay. Answers the target’s rates.',
+        querystring: overrideQuerySchema,
         body: copyRatesBodySchema,
         // 409 only when another admin adds one of the car types to the target at the same moment.
-        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409) },
+        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(409, 422) },
       },
     },
     async (request) => ({
-      data: await copyStateRates(db, actorOf(request), request.body.from, request.body.to, firebaseWrites),
+      data: await copyStateRates(
+        db,
+        actorOf(request),
+        request.body.from,
+        request.body.to,
+        firebaseWrites,
+        request.query.overrideReason,
+      ),
     }),
   );
 

@@ -39,6 +39,7 @@ import { IMAGE_CONTENT } from '../../plugins/openapi';
 import { complianceOf } from '../compliance/status';
 import { registerDriverExport } from './export';
 import { registerDriverWalletRoutes } from './wallet';
+import { registerDriverCheckRoutes } from './checks';
 import { registerDocumentViewRoutes, serveDocumentImage } from './document-views';
 import { refuseDeletedView } from './scope';
 import type { ChangeCaller } from '../../lib/scope';
@@ -361,4 +362,5 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
   registerDriverExport(app, db);
   registerDocumentViewRoutes(app, db);
   registerDriverWalletRoutes(app, db);
+  registerDriverCheckRoutes(app, db);
 };

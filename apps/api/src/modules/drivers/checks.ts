@@ -1,0 +1,250 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { AppError } from '@bmet/shared/errors';
+import { m } from '@bmet/shared/paraglide/messages';
+import { idParamSchema } from '@bmet/shared/schemas/common';
+import {
+  CHECK_EXPIRES,
+  CHECK_MEASURE,
+  DRIVER_CHECK_KINDS,
+  DRIVER_CHECK_RULES,
+  type CheckStatus,
+  type DriverCheckKind,
+} from '@bmet/shared/driver-check-rules';
+import {
+  driverCheckParamsSchema,
+  driverCheckResponseSchema,
+  driverChecksResponseSchema,
+  putDriverCheckBodySchema,
+  type DriverCheck,
+  type PutDriverCheckBody,
+} from '@bmet/shared/schemas/driver-check';
+import type { Db, DbExecutor } from '../../db/client';
+import { rowsOf } from '../../db/rows';
+import { driverChecks } from '../../db/schema';
+import { recordAudit } from '../../infra/audit';
+import { errorResponses } from '../../lib/error-responses';
+import { indianToday } from '../../lib/ist-days';
+import type { ChangeCaller } from '../../lib/scope';
+import { currentUser } from '../../plugins/authentication';
+import { getDriver, lockDriver } from './repository';
+
+/**
+ * A driver's checks beside the documents, as the aggregator guidelines ask (decision 028): each
+ * kind's last record and what it means today. Trainings lapse by rule: induction is needed once
+ * (40 hours), a refresher each year, and remedial training each calendar quarter for the
+ * lowest-rated 5% of the state's rated drivers.
+ */
+
+type CheckRow = typeof driverChecks.$inferSelect;
+
+/** A day `months` after another (YYYY-MM-DD), the day of the month kept where it exists. */
+function addMonths(day: string, months: number): string {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const moved = new Date(Date.UTC(year, month - 1 + months, date));
+  return moved.toISOString().slice(0, 10);
+}
+
+/** The first day of the calendar quarter of a day. */
+function quarterStart(day: string): string {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  return `${year}-${String(Math.floor((month - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
+}
+
+/** Whether the driver is among the lowest-rated share of the rated drivers of their state. */
+async function isLowestRated(db: DbExecutor, driverId: string): Promise<boolean> {
+  const [row] = rowsOf(
+    await db.execute(sql`
+      with me as (
+        select state, rating_total::float8 / nullif(rating_count, 0) as average from drivers where id = ${driverId}
+      )
+      select count(*) filter (where d.rating_total::float8 / d.rating_count < me.average) as below,
+        count(*) as rated, bool_and(me.average is not null) as rated_self
+      from drivers d, me
+      where d.state = me.state and d.deleted_at is null and d.rating_count > 0`),
+  );
+  if (!row || !row.rated_self) return false;
+  const lowest = Math.ceil(Number(row.rated) * DRIVER_CHECK_RULES.remedialShare);
+  return Number(row.below) < lowest;
+}
+
+function statusOf(
+  kind: DriverCheckKind,
+  row: CheckRow | undefined,
+  today: string,
+  context: Context,
+): DriverCheck {
+  const base: DriverCheck = {
+    kind,
+    status: 'missing',
+    doneOn: row?.doneOn ?? null,
+    reference: row?.reference ?? null,
+    result: (row?.result as DriverCheck['result']) ?? null,
+    hours: row?.hours ?? null,
+    amount: row?.amount ?? null,
+    expiresOn: row?.expiresOn ?? null,
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
+  const status = (value: CheckStatus, expiresOn = base.expiresOn): DriverCheck => ({
+    ...base,
+    status: value,
+    expiresOn,
+  });
+  switch (kind) {
+    case 'refresher_training': {
+      // Due a year after the last training (the refresher, or else the induction).
+      const last = row?.doneOn ?? context.inductionOn;
+      if (!last) return status('due', null);
+      const until = addMonths(last, DRIVER_CHECK_RULES.refresherMonths);
+      if (until < today) return status('due', until);
+      return status(row ? 'valid' : 'not_due', until);
+    }
+    case 'remedial_training': {
+      const doneThisQuarter = row && row.doneOn >= quarterStart(today);
+      if (doneThisQuarter) return status('valid');
+      return status(context.lowestRated ? 'due' : 'not_due');
+    }
+  }
+  if (!row) return base;
+  if (row.result === 'failed') return status('failed');
+  if (row.expiresOn && row.expiresOn < today) return status('expired');
+  if (kind === 'induction_training' && (row.hours ?? 0) < DRIVER_CHECK_RULES.inductionHours) {
+    return status('insufficient');
+  }
+  const cover = kind === 'health_insurance' ? DRIVER_CHECK_RULES.healthCover : DRIVER_CHECK_RULES.termCover;
+  if (CHECK_MEASURE[kind] === 'amount' && (row.amount ?? 0) < cover) return status('insufficient');
+  return status('valid');
+}
+
+type Context = { inductionOn: string | null; lowestRated: boolean };
+
+/** Every kind of check of a driver, in the guidelines' order, with what it means today. */
+export async function findDriverChecks(db: DbExecutor, driverId: string): Promise<DriverCheck[]> {
+  const rows = await db.select().from(driverChecks).where(eq(driverChecks.driverId, driverId));
+  const byKind = new Map(rows.map((row) => [row.kind, row]));
+  const context: Context = {
+    inductionOn: byKind.get('induction_training')?.doneOn ?? null,
+    lowestRated: await isLowestRated(db, driverId),
+  };
+  const today = indianToday();
+  return DRIVER_CHECK_KINDS.map((kind) => statusOf(kind, byKind.get(kind), today, context));
+}
+
+/** What a kind needs beside the body's own rules; each problem named on its field. */
+function refuseIncomplete(kind: DriverCheckKind, body: PutDriverCheckBody): void {
+  const fieldErrors: Record<string, string[]> = {};
+  const measure = CHECK_MEASURE[kind];
+  if (measure === 'result' && !body.result) fieldErrors.result = [m.checkResultRequired()];
+  if (measure === 'hours' && body.hours === undefined) fieldErrors.hours = [m.checkHoursRequired()];
+  if (measure === 'amount' && body.amount === undefined) fieldErrors.amount = [m.checkAmountRequired()];
+  if (measure === 'amount' && !body.expiresOn) fieldErrors.expiresOn = [m.checkExpiryRequired()];
+  if (body.expiresOn && body.expiresOn < body.doneOn) fieldErrors.expiresOn = [m.checkExpiryBeforeDone()];
+  if (body.doneOn > indianToday()) fieldErrors.doneOn = [m.checkDoneInFuture()];
+  const [first] = Object.values(fieldErrors);
+  if (first) throw new AppError('VALIDATION', first[0]!, { fieldErrors });
+}
+
+/** Records a check of a driver of the caller's scope (the last one of its kind), audited. */
+export async function saveDriverCheck(
+  db: Db,
+  caller: ChangeCaller,
+  driverId: string,
+  kind: DriverCheckKind,
+  body: PutDriverCheckBody,
+): Promise<DriverCheck> {
+  refuseIncomplete(kind, body);
+  const measure = CHECK_MEASURE[kind];
+  const values = {
+    doneOn: body.doneOn,
+    reference: body.reference,
+    result: measure === 'result' ? body.result! : null,
+    hours: measure === 'hours' ? body.hours! : null,
+    amount: measure === 'amount' ? body.amount! : null,
+    expiresOn: CHECK_EXPIRES[kind] ? (body.expiresOn ?? null) : null,
+    updatedBy: caller.id,
+    updatedAt: new Date(),
+  };
+  await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as DbExecutor;
+    if (!(await lockDriver(tx, caller, driverId))) throw new AppError('NOT_FOUND', m.notFound());
+    const [before] = await tx
+      .select()
+      .from(driverChecks)
+      .where(and(eq(driverChecks.driverId, driverId), eq(driverChecks.kind, kind)));
+    await tx
+      .insert(driverChecks)
+      .values({ driverId, kind, ...values })
+      .onConflictDoUpdate({ target: [driverChecks.driverId, driverChecks.kind], set: values });
+    const shown = (row: Partial<CheckRow> | undefined) =>
+      row && {
+        kind,
+        doneOn: row.doneOn,
+        reference: row.reference,
+        result: row.result,
+        hours: row.hours,
+        amount: row.amount,
+        expiresOn: row.expiresOn,
+      };
+    await recordAudit(
+      tx,
+      { id: caller.id, requestId: caller.requestId },
+      {
+        action: before ? 'update' : 'create',
+        resource: 'drivers',
+        resourceId: driverId,
+        before: before ? { check: shown(before) } : null,
+        after: { check: shown(values) },
+      },
+    );
+  });
+  const checks = await findDriverChecks(db, driverId);
+  return checks.find((check) => check.kind === kind)!;
+}
+
+const errors = errorResponses(400, 401, 403, 404);
+
+export function registerDriverCheckRoutes(app: FastifyInstance, db: Db): void {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    '/drivers/driver/:id/checks',
+    {
+      config: { access: ['drivers', 'view'] },
+      schema: {
+        tags: ['drivers'],
+        summary: "The driver's checks beside the documents: verification, fitness, training, insurance",
+        description:
+          'Every kind, in order, with its last record and its status today: valid, missing, failed, ' +
+          'expired, insufficient (hours or cover below the guidelines), due or not_due (trainings).',
+        params: idParamSchema,
+        response: { 200: driverChecksResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const driver = await getDriver(db, { id: user.id, role: user.role }, request.params.id);
+      return { data: await findDriverChecks(db, driver.id) };
+    },
+  );
+
+  typed.put(
+    '/drivers/driver/:id/checks/:kind',
+    {
+      config: { access: ['drivers', 'checks'] },
+      schema: {
+        tags: ['drivers'],
+        summary: 'Record a check of the driver (replacing the last one of its kind); audited',
+        params: driverCheckParamsSchema,
+        body: putDriverCheckBodySchema,
+        response: { 200: driverCheckResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const caller = { id: user.id, role: user.role, requestId: request.id };
+      return {
+        data: await saveDriverCheck(db, caller, request.params.id, request.params.kind, request.body),
+      };
+    },
+  );
+}
