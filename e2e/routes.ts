@@ -23,6 +23,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/compliance', title: 'Document compliance', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/audit', title: 'Audit trail', roles: ['admin', 'city_dealer'] },
   { path: '/firebase-link', title: 'Firebase link', roles: ['admin'] },
+  { path: '/fare-rules', title: 'Fare rules', roles: ['admin'] },
 ];
 
 /** The navigation bar per role: the dashboard first, then the spec's order. */
@@ -34,6 +35,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Trips', path: '/trips' },
     { label: 'Update Password', path: '/update-password' },
     { label: 'Manage Prices', path: '/manage-prices' },
+    { label: 'Fare rules', path: '/fare-rules' },
     { label: 'Customers', path: '/customers' },
     { label: 'Create City Dealer', path: '/createcitydealer' },
     { label: 'Franchises', path: '/displayFranchise' },

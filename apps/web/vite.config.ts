@@ -28,6 +28,35 @@ function scrollAreaMergeRefs(): Plugin {
   };
 }
 
+/**
+ * The files of the first load (the entry and what it imports) are in the page before any screen
+ * is loaded, so a lazy screen's list of files to preload leaves them out: the lists are part of
+ * the entry, and naming the first load's files in each of them cost the sign-in screen bytes for
+ * nothing (the preload helper skips a file already in the page). `shellFiles` is filled when the
+ * bundle is written, before Vite writes the lists.
+ */
+const shellFiles = new Set<string>();
+
+function shellFilesOf(): Plugin {
+  return {
+    name: 'shell-files',
+    generateBundle: {
+      order: 'pre',
+      handler(_, bundle) {
+        shellFiles.clear();
+        const visit = (fileName: string) => {
+          const chunk = bundle[fileName];
+          if (chunk?.type !== 'chunk' || shellFiles.has(fileName)) return;
+          shellFiles.add(fileName);
+          chunk.imports.forEach(visit);
+        };
+        for (const chunk of Object.values(bundle))
+          if (chunk.type === 'chunk' && chunk.isEntry) visit(chunk.fileName);
+      },
+    },
+  };
+}
+
 /** Writes the boot script (see @bmet/shared/boot-script) into the page's head. */
 function bootScript(): Plugin {
   return {
@@ -60,7 +89,7 @@ const reactRouterProduction = fileURLToPath(
 );
 
 export default defineConfig(({ command }) => ({
-  plugins: [scrollAreaMergeRefs(), bootScript(), textsWhileEditing(), react()],
+  plugins: [scrollAreaMergeRefs(), bootScript(), textsWhileEditing(), react(), shellFilesOf()],
   resolve: {
     alias: command === 'build' ? [{ find: /^react-router$/, replacement: reactRouterProduction }] : [],
   },
@@ -76,6 +105,11 @@ export default defineConfig(({ command }) => ({
     // Read by scripts/check-budgets.mjs: which files each screen loads.
     manifest: true,
     chunkSizeWarningLimit: 700,
+    modulePreload: {
+      // The page's own preload links (hostType html) list the first load itself, and stay whole.
+      resolveDependencies: (_, deps, { hostType }) =>
+        hostType === 'js' ? deps.filter((dep) => !shellFiles.has(dep)) : deps,
+    },
     rollupOptions: {
       // Chunks named by their hash alone: the entry lists every lazy screen's files for preloading,
       // and module names in those lists were a kilobyte of the sign-in screen's download.

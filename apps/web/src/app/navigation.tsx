@@ -21,6 +21,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },
   { label: m.updatePassword, to: '/update-password', permission: ['passwords', 'update'] },
   { label: m.navManagePrices, to: '/manage-prices', permission: ['car-rates', 'list'] },
+  { label: m.navFareRules, to: '/fare-rules', permission: ['fare-rules', 'list'] },
   { label: m.navCustomers, to: '/customers', permission: ['customers', 'list'] },
   { label: m.navCreateCityDealer, to: '/createcitydealer', permission: ['city-dealers', 'create'] },
   { label: m.navFranchises, to: '/displayFranchise', permission: ['franchises', 'list'] },

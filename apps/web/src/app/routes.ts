@@ -129,4 +129,9 @@ export const STAFF_ROUTES: StaffRoute[] = [
     permission: ['car-rates', 'list'],
     Component: screen(() => import('../features/car-rates/manage-prices-screen'), 'ManagePricesScreen'),
   },
+  {
+    path: '/fare-rules',
+    permission: ['fare-rules', 'list'],
+    Component: screen(() => import('../features/fare-rules/fare-rules-screen'), 'FareRulesScreen'),
+  },
 ];

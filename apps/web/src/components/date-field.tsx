@@ -6,15 +6,18 @@ import { m } from '@bmet/shared/paraglide/messages';
 /**
  * A date typed as DD/MM/YYYY, as staff in India write it (a browser's own date input shows the
  * browser's format, mm/dd/yyyy in most). Hands on a YYYY-MM-DD date, or '' once emptied; a date
- * that is not real is named as such and changes nothing.
+ * that is not real is named as such and changes nothing. `error` is one from outside (the
+ * server's), shown while what is typed is a date.
  */
 export function DateField({
   value,
   onChange,
+  error: outsideError,
   ...props
 }: Omit<TextInputProps, 'value' | 'onChange' | 'error'> & {
   value: string;
   onChange: (date: string) => void;
+  error?: string | null;
 }) {
   const [text, setText] = useState(() => (value ? formatCalendarDate(value) : ''));
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +53,7 @@ export function DateField({
       inputMode="numeric"
       autoComplete="off"
       maxLength={10}
-      error={error}
+      error={error ?? outsideError}
       onChange={(event) => {
         const next = event.currentTarget.value;
         setText(next);

@@ -41,13 +41,21 @@ export function useRefreshHistory(state: State) {
   return () => client.invalidateQueries({ queryKey: carRateKeys.history(state) });
 }
 
+/**
+ * Saves rate sets of a state. Rates outside the state's fare band are refused (FARE_OUT_OF_BAND)
+ * unless an admin gives `overrideReason`, kept with the change.
+ */
 export function useUpdateRates(state: State) {
   const store = useStoreStateRates();
   return useMutation({
-    mutationFn: (body: UpdateRatesBody) =>
-      apiRequest<typeof stateRatesResponseSchema>('PUT', `/admin/updateRates/${encodeURIComponent(state)}`, {
-        body,
-      }).then((r) => r.data),
+    mutationFn: ({ body, overrideReason }: { body: UpdateRatesBody; overrideReason?: string }) => {
+      const query = overrideReason ? `?${new URLSearchParams({ overrideReason }).toString()}` : '';
+      return apiRequest<typeof stateRatesResponseSchema>(
+        'PUT',
+        `/admin/updateRates/${encodeURIComponent(state)}${query}`,
+        { body },
+      ).then((r) => r.data);
+    },
     onSuccess: (rates) => store(state, rates),
   });
 }

@@ -10,6 +10,7 @@ import {
   SimpleGrid,
   Stack,
   Text,
+  TextInput,
 } from '@mantine/core';
 import { IconCheck, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -20,6 +21,7 @@ import {
   rateValuesInputSchema,
   type RateSet,
   type StateRates,
+  type UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
 import { ApiError } from '../../lib/api-client';
 import { formatCount, stateLabel } from '../../lib/format';
@@ -37,7 +39,21 @@ type Message =
   | { kind: 'success' | 'info'; text: string }
   | { kind: 'select-type' }
   | { kind: 'error'; detail: string }
-  | { kind: 'conflict'; detail: string };
+  | { kind: 'conflict'; detail: string }
+  // Rates outside the state's fare band: an admin may save them again with a reason.
+  | { kind: 'out-of-band'; detail: string; type: CarType; body: UpdateRatesBody };
+
+/** The reason a save outside the fare band is asked for, as it is typed. */
+type Override = {
+  reason: string;
+  error: string | null;
+  onReason: (reason: string) => void;
+  onSave: () => void;
+  saving: boolean;
+};
+
+/** The shortest reason the server takes for rates outside the band (overrideQuerySchema). */
+const OVERRIDE_REASON_MIN = 5;
 
 /** The hint under a field of the grid, in the current language. */
 const descriptionOf = (field: RateField): string =>
@@ -66,10 +82,12 @@ function SaveMessage({
   message,
   onReload,
   reloading,
+  override,
 }: {
   message: Message;
   onReload: () => void;
   reloading: boolean;
+  override: Override;
 }) {
   switch (message.kind) {
     case 'success':
@@ -114,6 +132,34 @@ function SaveMessage({
           </Stack>
         </Alert>
       );
+    case 'out-of-band':
+      return (
+        <Alert color="orange" variant="light" role="alert" title={m.errorUpdatingRates()}>
+          <Stack gap="xs">
+            <Text size="sm">{message.detail}</Text>
+            <Text size="sm">{m.ratesOverrideExplanation()}</Text>
+            <TextInput
+              label={m.ratesOverrideReason()}
+              value={override.reason}
+              onChange={(event) => override.onReason(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                // Enter here saves with the reason, not the grid again without it.
+                if (event.key === 'Enter') {
+                  event.preventDefault();
+                  override.onSave();
+                }
+              }}
+              error={override.error}
+              maxLength={500}
+            />
+            <Group>
+              <Button size="xs" color="orange" loading={override.saving} onClick={override.onSave}>
+                {m.ratesOverrideSave()}
+              </Button>
+            </Group>
+          </Stack>
+        </Alert>
+      );
   }
 }
 
@@ -140,6 +186,8 @@ export function StateRatesEditor({
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<Message | null>(null);
   const [reloading, setReloading] = useState(false);
+  const [overrideReason, setOverrideReason] = useState('');
+  const [overrideError, setOverrideError] = useState<string | null>(null);
   const update = useUpdateRates(state);
   const refreshHistory = useRefreshHistory(state);
 
@@ -208,12 +256,19 @@ export function StateRatesEditor({
     }
     setFieldErrors({});
     setMessage(null);
-    const savedType = type;
+    save(type, {
+      [type]: { ...parsed.data, ...(baseVersion === undefined ? {} : { version: baseVersion }) },
+    });
+  };
+
+  /** Saves a car type's set; `overrideReason` keeps rates outside the fare band. */
+  const save = (savedType: CarType, body: UpdateRatesBody, overrideReason?: string) => {
     update.mutate(
-      { [savedType]: { ...parsed.data, ...(baseVersion === undefined ? {} : { version: baseVersion }) } },
+      { body, overrideReason },
       {
         onSuccess: (stored) => {
           setAdding(null);
+          setOverrideReason('');
           fill(savedType, stored[savedType]);
           setMessage({ kind: 'success', text: m.ratesUpdated({ type: carTypeLabel(savedType) }) });
         },
@@ -225,6 +280,8 @@ export function StateRatesEditor({
             return;
           }
           const errors: FieldErrors = {};
+          const reasonError =
+            error instanceof ApiError ? error.body.fieldErrors?.overrideReason?.[0] : undefined;
           if (error instanceof ApiError) {
             for (const [key, messages] of Object.entries(error.body.fieldErrors ?? {})) {
               const field = key.replace(`${savedType}.`, '') as RateField;
@@ -232,10 +289,31 @@ export function StateRatesEditor({
             }
           }
           setFieldErrors(errors);
+          if (overrideReason !== undefined && reasonError) {
+            // The reason was refused: the offer to save anyway stays, the reason marked.
+            setOverrideError(reasonError);
+            return;
+          }
+          if (error instanceof ApiError && error.body.code === 'FARE_OUT_OF_BAND') {
+            setOverrideError(null);
+            setMessage({ kind: 'out-of-band', detail: error.message, type: savedType, body });
+            return;
+          }
           setMessage({ kind: 'error', detail: error.message });
         },
       },
     );
+  };
+
+  const saveAnyway = () => {
+    if (message?.kind !== 'out-of-band') return;
+    const reason = overrideReason.trim();
+    if (reason.length < OVERRIDE_REASON_MIN) {
+      setOverrideError(m.overrideReasonShort({ min: OVERRIDE_REASON_MIN }));
+      return;
+    }
+    setOverrideError(null);
+    save(message.type, message.body, reason);
   };
 
   return (
@@ -310,7 +388,21 @@ export function StateRatesEditor({
                 </Button>
               </Group>
               {message && (
-                <SaveMessage message={message} onReload={() => void reloadCurrent()} reloading={reloading} />
+                <SaveMessage
+                  message={message}
+                  onReload={() => void reloadCurrent()}
+                  reloading={reloading}
+                  override={{
+                    reason: overrideReason,
+                    error: overrideError,
+                    onReason: (reason) => {
+                      setOverrideReason(reason);
+                      setOverrideError(null);
+                    },
+                    onSave: saveAnyway,
+                    saving: update.isPending,
+                  }}
+                />
               )}
             </Stack>
           </Paper>

@@ -28,6 +28,7 @@ import { useDriver } from './api';
 import { DocumentsSection } from './documents-section';
 import { HistorySection } from './history-section';
 import { WalletSection } from './wallet-section';
+import { ChecksSection } from './checks-section';
 import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -198,6 +199,9 @@ export function DriverDashboardScreen() {
         </Section>
         <Section title={m.driversSectionDocuments()}>
           <DocumentsSection driverId={d.id} />
+        </Section>
+        <Section title={m.driversSectionChecks()}>
+          <ChecksSection driverId={d.id} />
         </Section>
         <Section title={m.driversSectionBookings()}>
           <HistorySection driverId={d.id} />

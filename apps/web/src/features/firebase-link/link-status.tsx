@@ -6,7 +6,7 @@ import { TimeAgo } from '../../components/time-ago';
 import { formatCount, formatDateTime } from '../../lib/format';
 import { appliedRows } from './labels';
 import { Figure } from '../../components/figure';
-import { Section } from './parts';
+import { Section } from '../../components/section';
 import classes from './firebase-link.module.css';
 
 /** The following server as staff can read it: its host and process (the lease holder is "host pid tag"). */

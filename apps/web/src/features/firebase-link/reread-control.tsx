@@ -6,7 +6,7 @@ import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
 import { showNotification } from '../../lib/notify';
 import { useRereadKind } from './api';
 import { REREAD_LABELS } from './labels';
-import { Section } from './parts';
+import { Section } from '../../components/section';
 
 /**
  * Asks the following server to read one kind of record again from Firebase. What it is doing with

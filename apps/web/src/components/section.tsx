@@ -1,14 +1,19 @@
 import { Badge, Group, Paper, Stack, Title } from '@mantine/core';
 import { useId, type ReactNode } from 'react';
 
-/** A part of the screen: a titled panel, named by its title for screen readers. */
+/**
+ * A part of the screen: a titled panel, named by its title for screen readers, with a badge or
+ * controls beside the title.
+ */
 export function Section({
   title,
   badge,
+  actions,
   children,
 }: {
   title: string;
   badge?: { label: string; color: string };
+  actions?: ReactNode;
   children: ReactNode;
 }) {
   const id = useId();
@@ -24,6 +29,7 @@ export function Section({
               {badge.label}
             </Badge>
           )}
+          {actions}
         </Group>
         {children}
       </Stack>

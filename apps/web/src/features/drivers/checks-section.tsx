@@ -1,0 +1,110 @@
+import { Badge, Button, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { lazy, useState } from 'react';
+import { can } from '@bmet/shared/permissions';
+import { m } from '@bmet/shared/paraglide/messages';
+import type { CheckStatus, DriverCheckKind } from '@bmet/shared/driver-check-rules';
+import type { DriverCheck, driverChecksResponseSchema } from '@bmet/shared/schemas/driver-check';
+import { Cell, ListTable } from '../../components/list-table';
+import { OnDemand } from '../../components/on-demand';
+import { apiRequest } from '../../lib/api-client';
+import { formatCalendarDate, formatRupees } from '../../lib/format';
+import { useSession } from '../../lib/session-context';
+
+export const checkKeys = (id: string) => ['drivers', 'checks', id] as const;
+
+// The form loads with its first use: its inputs are not needed to read the checks.
+const CheckDialog = lazy(() => import('./check-dialog').then((module) => ({ default: module.CheckDialog })));
+
+export const KIND_LABELS: Record<DriverCheckKind, () => string> = {
+  police_verification: m.checkKindPolice,
+  medical_fitness: m.checkKindMedical,
+  induction_training: m.checkKindInduction,
+  refresher_training: m.checkKindRefresher,
+  remedial_training: m.checkKindRemedial,
+  health_insurance: m.checkKindHealth,
+  term_insurance: m.checkKindTerm,
+};
+
+const STATUS: Record<CheckStatus, { label: () => string; color: string }> = {
+  valid: { label: m.checkStatusValid, color: 'teal' },
+  missing: { label: m.checkStatusMissing, color: 'red' },
+  failed: { label: m.checkStatusFailed, color: 'red' },
+  expired: { label: m.checkStatusExpired, color: 'red' },
+  insufficient: { label: m.checkStatusInsufficient, color: 'orange' },
+  due: { label: m.checkStatusDue, color: 'orange' },
+  not_due: { label: m.checkStatusNotDue, color: 'gray' },
+};
+
+/** What a check records, in words: passed or failed, hours, or the cover. */
+function measureOf(check: DriverCheck): string {
+  if (check.result) return check.result === 'passed' ? m.checkResultPassed() : m.checkResultFailed();
+  if (check.hours !== null) return m.checkHoursValue({ hours: String(check.hours) });
+  if (check.amount !== null) return formatRupees(check.amount);
+  return '-';
+}
+
+/**
+ * The driver's checks beside the documents (police verification, fitness, trainings, insurance),
+ * each with its status today; whoever keeps the driver records a new one.
+ */
+export function ChecksSection({ driverId }: { driverId: string }) {
+  const { session } = useSession();
+  const checks = useQuery({
+    queryKey: checkKeys(driverId),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof driverChecksResponseSchema>('GET', `/drivers/driver/${driverId}/checks`, {
+        signal,
+      }).then((r) => r.data),
+  });
+  const [editing, setEditing] = useState<DriverCheck | null>(null);
+  const mayRecord = session && can(session.role, ['drivers', 'checks']);
+  if (checks.isPending) return <Text c="dimmed">{m.checksLoading()}</Text>;
+  if (checks.isError) return <Text c="red">{checks.error.message}</Text>;
+  const columns = [
+    m.checkColumnCheck(),
+    m.checkColumnStatus(),
+    m.checkColumnDone(),
+    m.checkColumnReference(),
+    m.checkColumnMeasure(),
+    m.checkColumnExpires(),
+    ...(mayRecord ? [m.checkColumnAction()] : []),
+  ];
+  return (
+    <>
+      <ListTable label={m.driversSectionChecks()} columns={columns}>
+        {checks.data.map((check) => (
+          <tr key={check.kind} role="row">
+            <Cell label={m.checkColumnCheck()}>{KIND_LABELS[check.kind]()}</Cell>
+            <Cell label={m.checkColumnStatus()}>
+              <Badge color={STATUS[check.status].color} variant="light">
+                {STATUS[check.status].label()}
+              </Badge>
+            </Cell>
+            <Cell label={m.checkColumnDone()}>{check.doneOn ? formatCalendarDate(check.doneOn) : '-'}</Cell>
+            <Cell label={m.checkColumnReference()}>{check.reference ?? '-'}</Cell>
+            <Cell label={m.checkColumnMeasure()}>{measureOf(check)}</Cell>
+            <Cell label={m.checkColumnExpires()}>
+              {check.expiresOn ? formatCalendarDate(check.expiresOn) : '-'}
+            </Cell>
+            {mayRecord && (
+              <Cell label={m.checkColumnAction()}>
+                <Button
+                  size="xs"
+                  variant="light"
+                  onClick={() => setEditing(check)}
+                  aria-label={m.checkRecordFor({ check: KIND_LABELS[check.kind]() })}
+                >
+                  {m.checkRecord()}
+                </Button>
+              </Cell>
+            )}
+          </tr>
+        ))}
+      </ListTable>
+      <OnDemand open={editing !== null}>
+        {editing && <CheckDialog driverId={driverId} check={editing} onClose={() => setEditing(null)} />}
+      </OnDemand>
+    </>
+  );
+}
