@@ -92,7 +92,7 @@ async function writeLoad(api: Client, setup: Setup, stop: Promise<void>): Promis
   const rateSave = async () => {
     const basePrice = (rates.basePrice ?? 0) + 1;
     const { version, ...values } = rates;
-    const response = await api('PUT', '/api/admin/updateRates/maharashtra', {
+    const response = await api('PUT', '/api/admin/updateRates/kerala', {
       sedan: { ...values, basePrice, version },
     });
     if (response.status !== 200) return;
@@ -155,7 +155,7 @@ async function prepare(api: Client): Promise<Setup> {
     expect(response.status).toBe(201);
     devices.push({ driverId, token: ((await response.json()) as { data: { token: string } }).data.token });
   }
-  return { tripIds: Object.keys(trips.data), sedan: rates.data.maharashtra!.sedan!, devices };
+  return { tripIds: Object.keys(trips.data), sedan: rates.data.kerala!.sedan!, devices };
 }
 
 async function expectAllPresent(api: Client, acknowledged: Acknowledged): Promise<void> {
@@ -171,10 +171,10 @@ async function expectAllPresent(api: Client, acknowledged: Acknowledged): Promis
 
   // The last save answered may be followed by one more that committed as the process died.
   const lastRates = acknowledged.rates.at(-1)!;
-  const rates = await json<{ data: { maharashtra: { sedan: RateSet } } }>(
+  const rates = await json<{ data: { kerala: { sedan: RateSet } } }>(
     await api('GET', '/api/admin/getAllRates'),
   );
-  const stored = rates.data.maharashtra.sedan;
+  const stored = rates.data.kerala.sedan;
   expect([lastRates.version, lastRates.version + 1]).toContain(stored.version);
   expect(stored.basePrice).toBe(lastRates.basePrice + (stored.version - lastRates.version));
 

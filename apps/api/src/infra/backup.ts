@@ -271,7 +271,9 @@ function damage(file: string, error: unknown, entries: number): BackupError {
 export async function readBackup(file: string, into?: string): Promise<BackupManifest> {
   const extractor = extract();
   const feeding = pipeline(createReadStream(file), createGunzip(), extractor);
-  feeding.catch(() => {});
+  /** The entry being read: a fault of the file must end it too, or reading it would wait forever. */
+  let current: { destroy: (error?: Error) => void } | null = null;
+  feeding.catch((error: unknown) => current?.destroy(error as Error));
   const store = into ? createLocalObjectStore(join(into, 'objects')) : null;
   if (into) await mkdir(join(into, 'objects'), { recursive: true });
   let manifestText: string | null = null;
@@ -280,6 +282,7 @@ export async function readBackup(file: string, into?: string): Promise<BackupMan
   let entries = 0;
   try {
     for await (const entry of extractor) {
+      current = entry;
       entries++;
       const { name, type } = entry.header;
       if (type !== 'file' || manifestText !== null) {
