@@ -1,6 +1,6 @@
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -229,9 +229,9 @@ describe('FareRulesScreen', { timeout: 20_000 }, () => {
         },
       },
     });
-    const row = screen.getByTestId('fare-rule-sedan');
-    expect(row).toHaveTextContent('₹1,300');
-    expect(row).toHaveTextContent('01/04/2026');
+    // The table shows the saved rules once they are read again.
+    await waitFor(() => expect(screen.getByTestId('fare-rule-sedan')).toHaveTextContent('₹1,300'));
+    expect(screen.getByTestId('fare-rule-sedan')).toHaveTextContent('01/04/2026');
   });
 
   it('asks for every value of a changed car type, and for a change at all', async () => {
@@ -302,7 +302,9 @@ describe('FareRulesScreen', { timeout: 20_000 }, () => {
     const rates = await screen.findByRole('table', { name: 'Rates outside the fare band' });
     expect(calls.some((call) => call.route === 'GET /fare-rules/report?month=2026-04')).toBe(true);
     expect(screen.getByLabelText('Month')).toHaveValue('2026-04');
-    const rows = await within(rates).findAllByRole('row');
+    // The header row comes first: wait for the rows of the report itself.
+    await waitFor(() => expect(within(rates).getAllByRole('row').length).toBeGreaterThanOrEqual(3));
+    const rows = within(rates).getAllByRole('row');
     expect(cellsOf(rows[1]!)).toEqual([
       'Maharashtra',
       'Sedan',
@@ -314,7 +316,8 @@ describe('FareRulesScreen', { timeout: 20_000 }, () => {
     expect(cellsOf(rows[2]!)).toEqual(['Maharashtra', 'Mini', 'Per km', '₹40', '₹5 to ₹30', 'Firebase']);
 
     const commission = screen.getByRole('table', { name: 'Commission above the cap' });
-    const [, row] = await within(commission).findAllByRole('row');
+    await waitFor(() => expect(within(commission).getAllByRole('row').length).toBeGreaterThan(1));
+    const [, row] = within(commission).getAllByRole('row');
     expect(cellsOf(row!)).toEqual([
       'Anjali Verma',
       'Maharashtra',
