@@ -200,14 +200,15 @@ export function DriverDashboardScreen() {
         <Section title={m.driversSectionDocuments()}>
           <DocumentsSection driverId={d.id} />
         </Section>
-        <Section title={m.driversSectionChecks()}>
-          <ChecksSection driverId={d.id} />
-        </Section>
         <Section title={m.driversSectionBookings()}>
           <HistorySection driverId={d.id} />
         </Section>
         <Section title={m.driversSectionRatings()}>
           <RatingsSection driverId={d.id} />
+        </Section>
+        {/* After the spec's four sections, in its order. */}
+        <Section title={m.driversSectionChecks()}>
+          <ChecksSection driverId={d.id} />
         </Section>
         <Section title={m.driversSectionWallet()}>
           <WalletSection driverId={d.id} />
