@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { inArray } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DriverCheckKind } from '@bmet/shared/driver-check-rules';
 import type { DriverCheck } from '@bmet/shared/schemas/driver-check';
@@ -119,14 +119,15 @@ describe("a driver's checks", () => {
   });
 
   it('ask remedial training of the lowest-rated drivers of a state each quarter', async () => {
-    // Twenty rated drivers of Goa: the lowest (1 in 20, 5%) is due.
+    // Twenty rated drivers of Goa, one rated below any real rating (an average of 0.1) and the rest
+    // 5 stars: the lowest is among the lowest 5% however many other drivers Goa has.
     const rated = [];
     for (let i = 0; i < 20; i++) {
       rated.push(
         await createDriver(t.db, {
           state: 'goa',
           name: `Rated ${i}`,
-          ratingTotal: i === 0 ? 20 : 45,
+          ratingTotal: i === 0 ? 1 : 50,
           ratingCount: 10,
         }),
       );
@@ -136,7 +137,12 @@ describe("a driver's checks", () => {
     expect((await checksOf(w.admin, rated[5]!.id)).remedial_training.status).toBe('not_due');
     await put(w.admin, lowest.id, 'remedial_training', { doneOn: indiaDay(), reference: 'REM-Q', hours: 4 });
     expect((await checksOf(w.admin, lowest.id)).remedial_training.status).toBe('valid');
-    await t.db.delete(drivers).where(eq(drivers.state, 'goa'));
+    await t.db.delete(drivers).where(
+      inArray(
+        drivers.id,
+        rated.map((driver) => driver.id),
+      ),
+    );
   });
 
   it('refuse what a kind needs but lacks, and change nothing', async () => {
