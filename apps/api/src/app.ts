@@ -29,6 +29,7 @@ import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
 import { withoutTicket } from './lib/download-tickets';
 import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
+import { vehicleRoutes } from './modules/vehicles/routes';
 import { fareRuleRoutes } from './modules/fare-rules/routes';
 import { auditRoutes } from './modules/audit/routes';
 import { complianceRoutes } from './modules/compliance/routes';
@@ -338,6 +339,7 @@ export async function buildApp({
       await api.register(customerRoutes, { db });
       await api.register(carRateRoutes, { db, firebaseWrites });
       await api.register(fareRuleRoutes, { db });
+      await api.register(vehicleRoutes, { db });
       await api.register(accountRoutes, { db, firebaseWrites });
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });

@@ -12,6 +12,7 @@ export const AUDIT_RECORD_TYPES = [
   'profile',
   'car-rates',
   'fare-rules',
+  'vehicles',
   'second-factor',
   'firebase-link',
   'trips',

@@ -12,6 +12,7 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   profile: m.auditTypeProfile,
   'car-rates': m.auditTypeCarRates,
   'fare-rules': m.auditTypeFareRules,
+  vehicles: m.auditTypeVehicles,
   'second-factor': m.auditTypeSecondFactor,
   'firebase-link': m.auditTypeFirebaseLink,
   trips: m.auditTypeTrips,

@@ -46,6 +46,11 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['drivers', 'review'], ADMIN_DEALER, 'decisions: document review workflow'],
   [['drivers', 'devices'], ALL, 'issue 3: staff issue and revoke device tokens'],
   [['drivers', 'checks'], ALL, 'staff keep the checks of the drivers they keep'],
+  [['vehicles', 'list'], ALL, 'vehicles are kept by whoever keeps their drivers'],
+  [['vehicles', 'view'], ALL, 'vehicles are kept by whoever keeps their drivers'],
+  [['vehicles', 'create'], ALL, 'vehicles are kept by whoever keeps their drivers'],
+  [['vehicles', 'update'], ALL, 'vehicles are kept by whoever keeps their drivers'],
+  [['vehicles', 'assign'], ALL, 'vehicles are kept by whoever keeps their drivers'],
   [['trips', 'feedback'], ALL, 'decisions: trip feedback saved on the server'],
   // The live fleet map follows each caller's driver scope.
   [['fleet', 'view'], ALL, 'issue: the live fleet map, every role'],

@@ -27,6 +27,8 @@ export const PERMISSIONS = {
     checks: ALL,
   },
   trips: { list: ALL, view: ALL, feedback: ALL },
+  /** Vehicles as records of their own: kept by whoever keeps the drivers who drive them. */
+  vehicles: { list: ALL, view: ALL, create: ALL, update: ALL, assign: ALL },
   fleet: { view: ALL },
   customers: { list: ADMIN, view: ADMIN },
   'city-dealers': { list: ADMIN, create: ADMIN, update: ADMIN, delete: ADMIN },

@@ -568,6 +568,76 @@ export const driverChecks = pgTable(
 );
 
 /**
+ * Vehicles as records of their own (decision 029): one per registration number, stored normalised
+ * (capitals and digits). What the driver app's car_details carries (make, model, year, colour, car
+ * type) follows the drivers' rows through triggers (migration 0030), which also create a vehicle
+ * for a number first seen and assign it to the driver who reported it; staff own the rest.
+ */
+export const vehicles = pgTable(
+  'vehicles',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    registrationNumber: text('registration_number').notNull(),
+    make: text('make'),
+    model: text('model'),
+    year: integer('year'),
+    colour: text('colour'),
+    interiorColour: text('interior_colour'),
+    carType: text('car_type'),
+    firstRegisteredOn: date('first_registered_on', { mode: 'string' }),
+    fuel: text('fuel'),
+    seats: integer('seats'),
+    owner: text('owner'),
+    state: text('state'),
+    /** The franchise the vehicle works for: its driver's, or the one staff gave it. */
+    franchiseId: uuid('franchise_id').references(() => accounts.id),
+    /** The driver who drives it now (at most one vehicle each). */
+    driverId: uuid('driver_id').references(() => drivers.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Registration number, make and model, lowered: what the vehicle search matches. */
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(searchText('registration_number', 'make', 'model')),
+  },
+  (t) => [
+    index('vehicles_registration_idx').on(t.registrationNumber, t.id),
+    uniqueIndex('vehicles_registration_unique').on(t.registrationNumber),
+    uniqueIndex('vehicles_driver_idx')
+      .on(t.driverId)
+      .where(sql`${t.driverId} is not null`),
+    index('vehicles_franchise_registration_idx').on(t.franchiseId, t.registrationNumber, t.id),
+    index('vehicles_created_idx').on(t.createdAt, t.id),
+    index('vehicles_search_idx').using('gin', sql`${t.searchText} gin_trgm_ops`),
+  ],
+);
+
+/** Who drove a vehicle when: one row per assignment, open (no `until`) while it lasts. */
+export const vehicleAssignments = pgTable(
+  'vehicle_assignments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    vehicleId: uuid('vehicle_id')
+      .notNull()
+      .references(() => vehicles.id, { onDelete: 'cascade' }),
+    driverId: uuid('driver_id')
+      .notNull()
+      .references(() => drivers.id, { onDelete: 'cascade' }),
+    since: timestamp('since', { withTimezone: true }).notNull().defaultNow(),
+    until: timestamp('until', { withTimezone: true }),
+    /** `app` (the driver reported the number) or `staff`. */
+    source: text('source').notNull(),
+    by: uuid('by').references(() => accounts.id),
+  },
+  (t) => [
+    index('vehicle_assignments_vehicle_idx').on(t.vehicleId, t.since.desc(), t.id.desc()),
+    index('vehicle_assignments_open_driver_idx')
+      .on(t.driverId)
+      .where(sql`${t.until} is null`),
+  ],
+);
+
+/**
  * Settings a state notifies for itself, each from the day it takes effect: one row per saved value,
  * never changed (the history is the rows). The value in effect on a day is that of the latest
  * `effective_from` on or before it, and of that day the highest version. Fare rules are named

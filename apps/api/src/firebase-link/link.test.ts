@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
-import { auditLog, customers, drivers, trips } from '../db/schema';
+import { auditLog, customers, drivers, trips, vehicles } from '../db/schema';
 import { rowsOf } from '../db/rows';
 import { createAccount } from '../seed/factories';
 import { authHeader, issueToken, useTestApp } from '../../test/test-app';
@@ -60,7 +60,7 @@ function istDate(ms: number): string {
   return new Date(ms + 330 * 60_000).toISOString().replace('T', ' ').replace('Z', '000');
 }
 
-const driverNode = (name: string): FirebaseJson => ({
+const driverNode = (name: string): { [key: string]: FirebaseJson } => ({
   name,
   phoneNumber: '9876543210',
   email: '',
@@ -139,6 +139,35 @@ describe('the Firebase link', () => {
       (trip) => trip.title,
     );
     expect(listedTitles).toContain('Meera Iyer');
+  });
+
+  it('keeps a vehicle for the number the driver app reports, and a new one when it changes', async () => {
+    const k = keys();
+    // A series of three letters of this run's own, so that no other test reports the number.
+    const series = k.driver
+      .slice(4, 7)
+      .replace(/\d/g, (digit) => 'GHIJKLMNOP'[Number(digit)]!)
+      .toUpperCase();
+    const number = (n: number) => `MH 12 ${series} ${n}`;
+    const node = {
+      ...driverNode('Imran Shaikh'),
+      car_details: { car_model: 'Tiago EV', vehicle_number: number(4321) },
+    };
+    const server = await startFirebaseServer({ data: { driver: { [k.driver]: node } } });
+    link(server);
+    const driverRow = () => t.db.select().from(drivers).where(eq(drivers.firebaseKey, k.driver));
+    const [driver] = await readUntil(driverRow, (rows) => rows.length === 1);
+    const vehicleOf = () =>
+      t.db
+        .select({ number: vehicles.registrationNumber, model: vehicles.model })
+        .from(vehicles)
+        .where(eq(vehicles.driverId, driver!.id));
+    expect(await readUntil(vehicleOf, (rows) => rows.length === 1)).toEqual([
+      { number: number(4321).replace(/ /g, ''), model: 'Tiago EV' },
+    ]);
+    server.tree.set(`driver/${k.driver}/car_details/vehicle_number`, number(8765));
+    const [now] = await readUntil(vehicleOf, (rows) => rows[0]?.number === number(8765).replace(/ /g, ''));
+    expect(now).toMatchObject({ model: 'Tiago EV' });
   });
 
   it("stores a driver's new position and publishes it to the maps", async () => {

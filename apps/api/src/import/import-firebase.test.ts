@@ -11,7 +11,7 @@ import { buildApp, type App } from '../app';
 import { openDatabase, type Db } from '../db/client';
 import { rowsOf } from '../db/rows';
 import type { DriverListResponse } from '@bmet/shared/schemas/driver';
-import { accounts, carRates, customers, driverDocuments, drivers, trips } from '../db/schema';
+import { accounts, carRates, customers, driverDocuments, drivers, trips, vehicles } from '../db/schema';
 import type { ObjectStore } from '../infra/object-store';
 import {
   authHeader,
@@ -180,6 +180,9 @@ describe('the Firebase import', () => {
       franchiseId: null,
     });
     expect(await byKey(drivers, 'drv2')).toMatchObject({ carType: null, phoneNumber: '+919812345678' });
+    // The car details became a vehicle of its own, driven by the driver who reported it.
+    const [vehicle] = await db.select().from(vehicles).where(eq(vehicles.registrationNumber, 'KA01AB1234'));
+    expect(vehicle).toMatchObject({ make: 'Tata', model: 'Nexon EV', year: 2022, driverId: driver.id });
     expect(await byKey(customers, 'cust1')).toMatchObject({ name: 'Asha Rao', phoneNumber: '+919123456789' });
 
     const trip = (key: number) => byKey(trips, `-NQx000000000000000${key}`);
@@ -386,6 +389,13 @@ describe('a first import into empty tables', () => {
       expect(report.counts.trips).toEqual({ new: 6, updated: 0, unchanged: 0, skipped: 2 });
       expect(report.counts.walletEntries).toMatchObject({ new: 3, skipped: 1 });
       expect(await indexesOf()).toEqual(before);
+      // The vehicles of the drivers' car details, made once after the bulk load.
+      const plates = rowsOf(
+        await fresh.db.execute(
+          sql`select registration_number from vehicles where driver_id is not null order by 1`,
+        ),
+      ).map((row) => row.registration_number);
+      expect(plates).toEqual(['KA01AB1234', 'WB02CD5678']);
       const again = await importFirebase(fresh.db, {
         database: join(FIXTURES, 'database.json'),
         dryRun: false,

@@ -92,6 +92,13 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['drivers', 'vehicles_driver_insert'],
+      ['drivers', 'vehicles_driver_update'],
+    ],
+    rebuild: 'vehicles_rebuild',
+  },
+  {
+    triggers: [
       ['customers', 'customer_count_insert'],
       ['customers', 'customer_count_delete'],
     ],
@@ -109,7 +116,8 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * The figures triggers keep from these tables (the dashboard's daily trip figures and each
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
  * migration 0015; the count of customers, migration 0016; each driver's sum and count of
- * ratings, migration 0017; each driver's mandatory documents, migration 0021) are switched off for the load and recomputed once after it (migrations
+ * ratings, migration 0017; each driver's mandatory documents, migration 0021; the vehicles of the drivers' car details,
+ * migration 0030) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(

@@ -58,4 +58,20 @@ describe('the demo seed', () => {
     ) as { backwards: number }[];
     expect(row!.backwards).toBeLessThan(TRIPS / 100);
   });
+
+  it('gives every driver a vehicle of their car details, some past the guidelines’ 8 years', async () => {
+    const [row] = rowsOf(
+      await database.db.execute(sql`
+        select (select count(*) from drivers)::int as drivers,
+          count(*) filter (where v.driver_id is not null)::int as driven,
+          count(*) filter (where v.first_registered_on < current_date - interval '8 years')::int as old,
+          count(*) filter (where v.fuel = 'electric')::int as electric,
+          count(*) filter (where v.make is null or v.seats is null or v.owner is null)::int as unfinished
+        from vehicles v`),
+    ) as Record<string, number>[];
+    expect(row!.driven).toBe(row!.drivers);
+    expect(row!.old).toBeGreaterThan(0);
+    expect(row!.electric).toBeGreaterThan(row!.driven! / 2);
+    expect(row!.unfinished).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { insertDemoFareRules } from './fare-rules';
 import { seedDemoChecks } from './driver-checks';
+import { seedDemoVehicles } from './vehicles';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
@@ -324,6 +325,8 @@ export async function seedDemo(
     },
     { foreignKeys: true },
   );
+  // The drivers' vehicles, made from their car details once the load is in, and what staff add.
+  await seedDemoVehicles(db);
 
   return {
     accounts: 2 + dealerCount * (1 + Math.max(1, scale.franchisesPerDealer)),

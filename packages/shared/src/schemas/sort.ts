@@ -18,6 +18,8 @@ export const ACCOUNT_SORTS = ['createdAt', 'name', 'state'] as const;
 export const TRIP_SORTS = ['createdAt', 'price', 'status'] as const;
 export type TripSort = (typeof TRIP_SORTS)[number];
 export const AUDIT_SORTS = ['at'] as const;
+/** Vehicles by registration number (A to Z) unless sorted otherwise. */
+export const VEHICLE_SORTS = ['registrationNumber', 'createdAt'] as const;
 /** The expiry views default to expiresOn, the review view to uploadedAt. */
 export const COMPLIANCE_SORTS = ['expiresOn', 'uploadedAt', 'driverName'] as const;
 
@@ -29,6 +31,7 @@ export const DEFAULT_ORDERS = {
   trips: 'desc',
   audit: 'desc',
   compliance: 'asc',
+  vehicles: 'asc',
 } as const satisfies Record<string, SortOrder>;
 
 /** The `sort` and `order` fields of a list query, for a list sorting by `fields`. */

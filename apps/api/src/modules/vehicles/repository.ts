@@ -1,0 +1,418 @@
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
+import { m } from '@bmet/shared/paraglide/messages';
+import { DEFAULT_ORDERS, VEHICLE_SORTS, resolveSort } from '@bmet/shared/schemas/sort';
+import type {
+  CreateVehicleBody,
+  UpdateVehicleBody,
+  Vehicle,
+  VehicleAssignment,
+  vehicleListQuerySchema,
+} from '@bmet/shared/schemas/vehicle';
+import {
+  FUELS,
+  VEHICLE_OWNERS,
+  VEHICLE_RULES,
+  normaliseRegistration,
+  type Fuel,
+  type VehicleOwner,
+  type VehicleProblem,
+} from '@bmet/shared/vehicle-rules';
+import type { Db, DbExecutor } from '../../db/client';
+import { pageLimit } from '../../db/page-limit';
+import { accounts, drivers, vehicleAssignments, vehicles } from '../../db/schema';
+import { recordAudit } from '../../infra/audit';
+import { indianToday } from '../../lib/ist-days';
+import { cappedCountQuery, escapeLikePattern, pageWithTotal, withTotal } from '../../lib/paging';
+import {
+  franchiseAccountScope,
+  franchiseIdScope,
+  type ChangeCaller,
+  type ScopeCaller,
+} from '../../lib/scope';
+import {
+  afterKey,
+  decodeSortedCursor,
+  keyColumn,
+  orderByKey,
+  sortedPage,
+  type KeyPart,
+} from '../../lib/sort';
+import { refuseNul } from '../../lib/text';
+import { actorOf, lockDriver } from '../drivers/repository';
+
+/**
+ * Vehicles (decision 029): in the scope of the franchise they work for, as drivers are. The driver
+ * app's car details create and update them through the database's triggers (migration 0030); staff
+ * add the rest, create vehicles the app has not reported, and assign them.
+ */
+
+const franchise = alias(accounts, 'vehicle_franchise');
+const driver = alias(drivers, 'vehicle_driver');
+
+const columns = {
+  id: vehicles.id,
+  registrationNumber: vehicles.registrationNumber,
+  make: vehicles.make,
+  model: vehicles.model,
+  year: vehicles.year,
+  colour: vehicles.colour,
+  firstRegisteredOn: vehicles.firstRegisteredOn,
+  fuel: vehicles.fuel,
+  carType: vehicles.carType,
+  seats: vehicles.seats,
+  owner: vehicles.owner,
+  state: vehicles.state,
+  franchiseId: vehicles.franchiseId,
+  franchiseName: sql<string | null>`coalesce(${franchise.displayName}, ${franchise.email})`,
+  driverId: vehicles.driverId,
+  driverName: driver.name,
+  createdAt: vehicles.createdAt,
+  updatedAt: vehicles.updatedAt,
+};
+type VehicleRow = Awaited<ReturnType<typeof selectVehicles>>[number];
+
+const oneOf = <T extends string>(values: readonly T[], value: string | null): T | null =>
+  value !== null && (values as readonly string[]).includes(value) ? (value as T) : null;
+
+/** Whole years from a day to another (YYYY-MM-DD), a birthday counted on its day. */
+function wholeYears(from: string, to: string): number {
+  const years = Number(to.slice(0, 4)) - Number(from.slice(0, 4));
+  return to.slice(5) >= from.slice(5) ? years : years - 1;
+}
+
+/** The day a vehicle's age counts from: its first registration, else 1 January of its model year. */
+const ageStart = sql`coalesce(${vehicles.firstRegisteredOn}, make_date(${vehicles.year}, 1, 1))`;
+
+/** Vehicles older than the guidelines allow on a day, as a condition (the compliance filter). */
+function overAge(today: string): SQL {
+  return sql`${ageStart} < (${today}::date - make_interval(years => ${VEHICLE_RULES.maxAgeYears}))`;
+}
+
+export function toVehicle(row: VehicleRow, today = indianToday()): Vehicle {
+  const from = row.firstRegisteredOn ?? (row.year ? `${row.year}-01-01` : null);
+  const ageYears = from ? Math.max(0, wholeYears(from, today)) : null;
+  const problems: VehicleProblem[] = [];
+  // Older than the limit: the limit's years after the start have passed.
+  if (from && `${Number(from.slice(0, 4)) + VEHICLE_RULES.maxAgeYears}${from.slice(4)}` < today) {
+    problems.push('over_age');
+  }
+  return {
+    ...row,
+    fuel: oneOf<Fuel>(FUELS, row.fuel),
+    carType: oneOf<CarType>(CAR_TYPES, row.carType),
+    owner: oneOf<VehicleOwner>(VEHICLE_OWNERS, row.owner),
+    state: oneOf<State>(STATES, row.state),
+    ageYears,
+    ageFrom: row.firstRegisteredOn ? 'first_registration' : row.year ? 'model_year' : null,
+    compliance: { compliant: problems.length === 0, problems },
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+function selectVehicles(db: DbExecutor) {
+  return db
+    .select(columns)
+    .from(vehicles)
+    .leftJoin(franchise, eq(franchise.id, vehicles.franchiseId))
+    .leftJoin(driver, eq(driver.id, vehicles.driverId));
+}
+
+/** The vehicles a caller may see: those of the franchises whose drivers it sees. */
+export function vehicleScope(caller: ScopeCaller): SQL | undefined {
+  return franchiseIdScope(caller, vehicles.franchiseId);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The list
+
+export type VehicleListOptions = z.output<typeof vehicleListQuerySchema>;
+
+function vehicleKey(field: (typeof VEHICLE_SORTS)[number]): KeyPart[] {
+  const id: KeyPart = { expression: vehicles.id, type: 'uuid' };
+  return field === 'registrationNumber'
+    ? [{ expression: vehicles.registrationNumber, type: 'text' }, id]
+    : [{ expression: vehicles.createdAt, type: 'timestamptz' }, id];
+}
+
+/** A page of the caller's vehicles in the sort's order, with the next page's cursor and the count of all. */
+export async function findVehicles(db: Db, caller: ScopeCaller, options: VehicleListOptions) {
+  refuseNul('q', options.q);
+  const sort = resolveSort(VEHICLE_SORTS, DEFAULT_ORDERS.vehicles, options);
+  const key = vehicleKey(sort.field);
+  const after = options.cursor ? decodeSortedCursor(options.cursor, sort, key) : null;
+  const today = indianToday();
+  const number = options.q ? normaliseRegistration(options.q) : '';
+  const search = options.q
+    ? or(
+        sql`${vehicles.searchText} like '%' || lower(${escapeLikePattern(options.q)}) || '%'`,
+        // A number typed with other spacing (`mh 12 ab` finds MH12AB1234).
+        number ? sql`${vehicles.registrationNumber} like '%' || ${number} || '%'` : undefined,
+      )
+    : undefined;
+  const filter = and(
+    vehicleScope(caller),
+    search,
+    options.driverId ? eq(vehicles.driverId, options.driverId) : undefined,
+    options.compliance === 'not_compliant' ? overAge(today) : undefined,
+    options.compliance === 'compliant' ? sql`not coalesce(${overAge(today)}, false)` : undefined,
+  );
+  const page = db
+    .select({ ...columns, sortKey: keyColumn(key) })
+    .from(vehicles)
+    .leftJoin(franchise, eq(franchise.id, vehicles.franchiseId))
+    .leftJoin(driver, eq(driver.id, vehicles.driverId))
+    .where(and(filter, after ? afterKey(key, sort.order, after.k) : undefined))
+    .orderBy(...orderByKey(key, sort.order))
+    .limit(pageLimit(options.limit + 1));
+  const total = after?.t !== undefined ? null : cappedCountQuery(db, vehicles, filter);
+  const { rows: found, listTotal } = await pageWithTotal(page, total, {
+    limit: options.limit,
+    kept: false,
+    after,
+  });
+  const { shown, nextCursor } = sortedPage(found, options.limit, sort, withTotal({}, listTotal));
+  return {
+    vehicles: shown.map(({ sortKey: _sortKey, ...row }) => toVehicle(row, today)),
+    nextCursor,
+    ...listTotal,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// One vehicle, with who drove it
+
+/** At most this many assignments come with a vehicle, newest first. */
+export const VEHICLE_ASSIGNMENTS_LIMIT = 50;
+
+const assignedBy = alias(accounts, 'assigned_by');
+const assignedDriver = alias(drivers, 'assigned_driver');
+
+export async function findVehicle(db: DbExecutor, caller: ScopeCaller, id: string) {
+  const [row] = await selectVehicles(db).where(and(eq(vehicles.id, id), vehicleScope(caller)));
+  if (!row) throw new AppError('NOT_FOUND', m.notFound());
+  const assignments = await db
+    .select({
+      driverId: vehicleAssignments.driverId,
+      driverName: assignedDriver.name,
+      since: vehicleAssignments.since,
+      until: vehicleAssignments.until,
+      source: vehicleAssignments.source,
+      byName: sql<string | null>`coalesce(${assignedBy.displayName}, ${assignedBy.email})`,
+    })
+    .from(vehicleAssignments)
+    .innerJoin(assignedDriver, eq(assignedDriver.id, vehicleAssignments.driverId))
+    .leftJoin(assignedBy, eq(assignedBy.id, vehicleAssignments.by))
+    .where(eq(vehicleAssignments.vehicleId, id))
+    .orderBy(desc(vehicleAssignments.since), desc(vehicleAssignments.id))
+    .limit(VEHICLE_ASSIGNMENTS_LIMIT);
+  return {
+    ...toVehicle(row),
+    assignments: assignments.map((assignment): VehicleAssignment => ({
+      ...assignment,
+      since: assignment.since.toISOString(),
+      until: assignment.until?.toISOString() ?? null,
+      source: assignment.source === 'staff' ? 'staff' : 'app',
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes, each audited
+
+/** The fields staff write, as stored. */
+function storedFields(body: UpdateVehicleBody) {
+  const fields: Partial<typeof vehicles.$inferInsert> = {};
+  for (const name of [
+    'registrationNumber',
+    'make',
+    'model',
+    'year',
+    'colour',
+    'firstRegisteredOn',
+    'fuel',
+    'carType',
+    'seats',
+    'owner',
+    'state',
+  ] as const) {
+    if (body[name] !== undefined) (fields as Record<string, unknown>)[name] = body[name];
+  }
+  return fields;
+}
+
+/** A number another vehicle holds already: a 409 naming it. */
+async function refuseTakenNumber(tx: DbExecutor, number: string, except?: string): Promise<void> {
+  const [taken] = await tx
+    .select({ id: vehicles.id })
+    .from(vehicles)
+    .where(eq(vehicles.registrationNumber, number));
+  if (taken && taken.id !== except) {
+    throw new AppError('CONFLICT', m.vehicleNumberInUse(), {
+      fieldErrors: { registrationNumber: [m.vehicleNumberInUse()] },
+    });
+  }
+}
+
+/**
+ * The franchise a new vehicle works for: a franchise's own; one of a city dealer's franchises,
+ * named; any franchise or none for an admin.
+ */
+async function franchiseOfNew(tx: DbExecutor, caller: ScopeCaller, franchiseId: string | null | undefined) {
+  if (caller.role === 'franchise') return caller.id;
+  if (!franchiseId) {
+    if (caller.role === 'admin') return null;
+    throw new AppError('VALIDATION', m.vehicleFranchiseRequired(), {
+      fieldErrors: { franchiseId: [m.vehicleFranchiseRequired()] },
+    });
+  }
+  const [found] = await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(and(eq(accounts.id, franchiseId), franchiseAccountScope(caller, accounts)));
+  if (!found) {
+    throw new AppError('VALIDATION', m.vehicleFranchiseUnknown(), {
+      fieldErrors: { franchiseId: [m.vehicleFranchiseUnknown()] },
+    });
+  }
+  return found.id;
+}
+
+export async function createVehicle(db: Db, caller: ChangeCaller, body: CreateVehicleBody): Promise<Vehicle> {
+  const id = await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as DbExecutor;
+    const franchiseId = await franchiseOfNew(tx, caller, body.franchiseId);
+    await refuseTakenNumber(tx, body.registrationNumber);
+    const fields = storedFields(body);
+    const [created] = await tx
+      .insert(vehicles)
+      .values({ ...fields, registrationNumber: body.registrationNumber, franchiseId })
+      .onConflictDoNothing()
+      .returning({ id: vehicles.id });
+    // Another request took the number between the check and the insert.
+    if (!created) await refuseTakenNumber(tx, body.registrationNumber);
+    await recordAudit(tx, actorOf(caller), {
+      action: 'create',
+      resource: 'vehicles',
+      resourceId: created!.id,
+      before: null,
+      after: { ...fields, franchiseId },
+    });
+    return created!.id;
+  });
+  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
+  return vehicle;
+}
+
+/** Locks a vehicle of the caller's scope for a change. */
+async function lockVehicle(tx: DbExecutor, caller: ScopeCaller, id: string) {
+  const [row] = await tx
+    .select()
+    .from(vehicles)
+    .where(and(eq(vehicles.id, id), vehicleScope(caller)))
+    .for('update');
+  if (!row) throw new AppError('NOT_FOUND', m.notFound());
+  return row;
+}
+
+export async function updateVehicle(
+  db: Db,
+  caller: ChangeCaller,
+  id: string,
+  body: UpdateVehicleBody,
+): Promise<Vehicle> {
+  await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as DbExecutor;
+    const before = await lockVehicle(tx, caller, id);
+    const fields = storedFields(body);
+    const changed = Object.entries(fields).filter(
+      ([name, value]) => before[name as keyof typeof before] !== value,
+    );
+    if (changed.length === 0) return;
+    if (fields.registrationNumber && fields.registrationNumber !== before.registrationNumber) {
+      await refuseTakenNumber(tx, fields.registrationNumber, id);
+    }
+    await tx
+      .update(vehicles)
+      .set({ ...Object.fromEntries(changed), updatedAt: new Date() })
+      .where(eq(vehicles.id, id));
+    await recordAudit(tx, actorOf(caller), {
+      action: 'update',
+      resource: 'vehicles',
+      resourceId: id,
+      before: Object.fromEntries(changed.map(([name]) => [name, before[name as keyof typeof before]])),
+      after: Object.fromEntries(changed),
+    });
+  });
+  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
+  return vehicle;
+}
+
+/**
+ * Gives the vehicle to a driver of the caller's scope from now (their earlier vehicle, and the
+ * vehicle's earlier driver, are let go), or to nobody. The vehicle then works for the driver's
+ * franchise.
+ */
+export async function assignVehicle(
+  db: Db,
+  caller: ChangeCaller,
+  id: string,
+  driverId: string | null,
+): Promise<Vehicle> {
+  await db.transaction(async (transaction) => {
+    const tx = transaction as unknown as DbExecutor;
+    const before = await lockVehicle(tx, caller, id);
+    const target = driverId ? await lockDriver(tx, caller, driverId) : null;
+    if (driverId && !target) {
+      throw new AppError('VALIDATION', m.vehicleDriverUnknown(), {
+        fieldErrors: { driverId: [m.vehicleDriverUnknown()] },
+      });
+    }
+    if (before.driverId === driverId) return;
+    const now = new Date();
+    await tx
+      .update(vehicleAssignments)
+      .set({ until: now })
+      .where(
+        and(
+          isNull(vehicleAssignments.until),
+          or(
+            eq(vehicleAssignments.vehicleId, id),
+            driverId ? eq(vehicleAssignments.driverId, driverId) : undefined,
+          ),
+        ),
+      );
+    if (driverId) {
+      await tx
+        .update(vehicles)
+        .set({ driverId: null, updatedAt: now })
+        .where(eq(vehicles.driverId, driverId));
+    }
+    await tx
+      .update(vehicles)
+      .set({
+        driverId,
+        updatedAt: now,
+        ...(target ? { franchiseId: target.franchiseId, state: before.state ?? target.state } : {}),
+      })
+      .where(eq(vehicles.id, id));
+    if (driverId) {
+      await tx
+        .insert(vehicleAssignments)
+        .values({ vehicleId: id, driverId, since: now, source: 'staff', by: caller.id });
+    }
+    await recordAudit(tx, actorOf(caller), {
+      action: 'assign',
+      resource: 'vehicles',
+      resourceId: id,
+      before: { driverId: before.driverId },
+      after: { driverId },
+    });
+  });
+  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
+  return vehicle;
+}

@@ -1,0 +1,29 @@
+import { m } from './paraglide/messages.js';
+import type { Fuel, VehicleOwner, VehicleProblem } from './vehicle-rules';
+
+/** How a fuel is named on screen, in the current language. */
+export function fuelLabel(fuel: Fuel): string {
+  switch (fuel) {
+    case 'electric':
+      return m.vehicleFuelElectric();
+    case 'cng':
+      return m.vehicleFuelCng();
+    case 'petrol':
+      return m.vehicleFuelPetrol();
+    case 'diesel':
+      return m.vehicleFuelDiesel();
+  }
+}
+
+/** Whose a vehicle is, on screen. */
+export function vehicleOwnerLabel(owner: VehicleOwner): string {
+  return owner === 'driver' ? m.vehicleOwnerDriver() : m.vehicleOwnerCompany();
+}
+
+/** Why a vehicle is not compliant, on screen. */
+export function vehicleProblemLabel(problem: VehicleProblem): string {
+  switch (problem) {
+    case 'over_age':
+      return m.vehicleProblemOverAge();
+  }
+}
