@@ -24,6 +24,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/audit', title: 'Audit trail', roles: ['admin', 'city_dealer'] },
   { path: '/firebase-link', title: 'Firebase link', roles: ['admin'] },
   { path: '/fare-rules', title: 'Fare rules', roles: ['admin'] },
+  { path: '/vehicles', title: 'Vehicles', roles: ['admin', 'city_dealer', 'franchise'] },
 ];
 
 /** The navigation bar per role: the dashboard first, then the spec's order. */
@@ -32,6 +33,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Dashboard', path: '/dashboard' },
     { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
+    { label: 'Vehicles', path: '/vehicles' },
     { label: 'Trips', path: '/trips' },
     { label: 'Update Password', path: '/update-password' },
     { label: 'Manage Prices', path: '/manage-prices' },
@@ -49,6 +51,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Dashboard', path: '/dashboard' },
     { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
+    { label: 'Vehicles', path: '/vehicles' },
     { label: 'Trips', path: '/trips' },
     { label: 'Franchises', path: '/displayFranchise' },
     { label: 'Create Franchise', path: '/createfranchise' },
@@ -59,6 +62,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Dashboard', path: '/dashboard' },
     { label: 'Fleet map', path: '/fleet' },
     { label: 'Drivers', path: '/drivers' },
+    { label: 'Vehicles', path: '/vehicles' },
     { label: 'Trips', path: '/trips' },
     { label: 'Compliance', path: '/compliance' },
   ],

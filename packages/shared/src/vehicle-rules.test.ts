@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatRegistration, isIndianRegistration, normaliseRegistration } from './vehicle-rules';
+import {
+  formatRegistration,
+  isIndianRegistration,
+  makeAndModel,
+  normaliseRegistration,
+} from './vehicle-rules';
 
 describe('registration numbers', () => {
   it('are one number in any spacing, case or punctuation', () => {
@@ -12,7 +17,17 @@ describe('registration numbers', () => {
     for (const valid of ['MH12AB1234', 'DL1CAB1234', 'KA051234', 'TN09BC1', '22BH1234AA', '23BH0001C']) {
       expect(isIndianRegistration(valid), valid).toBe(true);
     }
-    for (const invalid of ['', 'ABC', '12MH1234', 'MH12ABCD1234', '22BH12345A', 'MH12AB12345']) {
+    for (const invalid of [
+      '',
+      'ABC',
+      'MH12',
+      'MH121',
+      'KA05123',
+      '12MH1234',
+      'MH12ABCD1234',
+      '22BH12345A',
+      'MH12AB12345',
+    ]) {
       expect(isIndianRegistration(invalid), invalid).toBe(false);
     }
   });
@@ -22,5 +37,15 @@ describe('registration numbers', () => {
     expect(formatRegistration('KA051234')).toBe('KA 05 1234');
     expect(formatRegistration('22BH1234AA')).toBe('22 BH 1234 AA');
     expect(formatRegistration('WEIRD-1')).toBe('WEIRD-1');
+  });
+});
+
+describe('make and model', () => {
+  it('name the make once', () => {
+    expect(makeAndModel('Tata', 'Tata Tiago EV')).toBe('Tata Tiago EV');
+    expect(makeAndModel('Tata', 'Nexon EV')).toBe('Tata Nexon EV');
+    expect(makeAndModel(null, 'Nexon EV')).toBe('Nexon EV');
+    expect(makeAndModel('MG', null)).toBe('MG');
+    expect(makeAndModel(null, null)).toBe('');
   });
 });

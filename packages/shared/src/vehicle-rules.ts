@@ -22,8 +22,12 @@ export function normaliseRegistration(value: string): string {
   return value.replace(/[^A-Za-z0-9]/g, '').toUpperCase();
 }
 
-/** A state series number: state code, district (1 or 2 digits), series (0 to 3 letters), 1 to 4 digits. */
-const STATE_SERIES = /^([A-Z]{2})(\d{1,2})([A-Z]{0,3})(\d{1,4})$/;
+/**
+ * A state series number: state code, district (1 or 2 digits), series (1 to 3 letters), 1 to 4
+ * digits; or, without a series, a 2-digit district and 4 digits (`KA 05 1234`), so that a number
+ * cut short (`MH 12`) is not read as district 1, number 2.
+ */
+const STATE_SERIES = /^([A-Z]{2})(\d{1,2})([A-Z]{1,3})(\d{1,4})$|^([A-Z]{2})(\d{2})(\d{4})$/;
 /** A Bharat series number: the year of registration, BH, 4 digits, 1 or 2 letters. */
 const BH_SERIES = /^(\d{2})(BH)(\d{4})([A-Z]{1,2})$/;
 
@@ -36,4 +40,10 @@ export function isIndianRegistration(normalised: string): boolean {
 export function formatRegistration(normalised: string): string {
   const parts = BH_SERIES.exec(normalised) ?? STATE_SERIES.exec(normalised);
   return parts ? parts.slice(1).filter(Boolean).join(' ') : normalised;
+}
+
+/** Make and model in one, the make said once where the model already starts with it ("Tata Tiago EV"). */
+export function makeAndModel(make: string | null, model: string | null): string {
+  if (make && model?.toLowerCase().startsWith(`${make.toLowerCase()} `)) return model;
+  return [make, model].filter(Boolean).join(' ');
 }

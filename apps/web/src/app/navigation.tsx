@@ -18,6 +18,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: m.navDashboard, to: '/dashboard', permission: ['dashboard', 'view'] },
   { label: m.navFleetMap, to: '/fleet', permission: ['fleet', 'view'] },
   { label: m.navDrivers, to: '/drivers', permission: ['drivers', 'list'] },
+  { label: m.navVehicles, to: '/vehicles', permission: ['vehicles', 'list'] },
   { label: m.navTrips, to: '/trips', permission: ['trips', 'list'] },
   { label: m.updatePassword, to: '/update-password', permission: ['passwords', 'update'] },
   { label: m.navManagePrices, to: '/manage-prices', permission: ['car-rates', 'list'] },

@@ -50,6 +50,16 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/drivers/driver-dashboard-screen'), 'DriverDashboardScreen'),
   },
   {
+    path: '/vehicles',
+    permission: ['vehicles', 'list'],
+    Component: screen(() => import('../features/vehicles/vehicle-list-screen'), 'VehicleListScreen'),
+  },
+  {
+    path: '/vehicles/:vehicleId',
+    permission: ['vehicles', 'view'],
+    Component: screen(() => import('../features/vehicles/vehicle-screen'), 'VehicleScreen'),
+  },
+  {
     path: '/fleet',
     permission: ['fleet', 'view'],
     Component: screen(() => import('../features/fleet/fleet-screen'), 'FleetScreen'),

@@ -288,6 +288,14 @@ export async function createVehicle(db: Db, caller: ChangeCaller, body: CreateVe
     const franchiseId = await franchiseOfNew(tx, caller, body.franchiseId);
     await refuseTakenNumber(tx, body.registrationNumber);
     const fields = storedFields(body);
+    // Without a state named, the vehicle's is its franchise's.
+    if (fields.state === undefined && franchiseId) {
+      const [home] = await tx
+        .select({ state: accounts.state })
+        .from(accounts)
+        .where(eq(accounts.id, franchiseId));
+      fields.state = home?.state ?? null;
+    }
     const [created] = await tx
       .insert(vehicles)
       .values({ ...fields, registrationNumber: body.registrationNumber, franchiseId })

@@ -136,6 +136,8 @@ describe('POST, PATCH and PUT /api/vehicles', () => {
       fuel: 'electric',
       owner: 'company',
       driverId: null,
+      // The franchise's state, none being named.
+      state: 'maharashtra',
     });
     const [audit] = await auditRowsOf(t.db, 'vehicles', vehicle.id);
     expect(audit).toMatchObject({ action: 'create', actorId: w.franchiseA2.id });

@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentKey, Role, State } from '@bmet/shared/constants';
-import type { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
 import type {
   deviceTokensResponseSchema,
   driverDetailResponseSchema,
@@ -223,25 +222,6 @@ export function useRevokeDeviceToken(id: string) {
   return useInvalidatingMutation(driverKeys.devices(id), (tokenId: string) =>
     apiRequest('DELETE', `/drivers/driver/${id}/device-tokens/${tokenId}`),
   );
-}
-
-/** Franchises an admin can assign a driver to, searched on the server. */
-export function useFranchiseOptions(q: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['drivers', 'franchise-options', q],
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ limit: '20' });
-      if (q) params.set('q', q);
-      return apiRequest<typeof franchiseListResponseSchema>(
-        'GET',
-        `/franchise/getFranchise?${params.toString()}`,
-        {
-          signal,
-        },
-      ).then((r) => Object.values(r.data).filter((franchise) => !franchise.disabled));
-    },
-    enabled,
-  });
 }
 
 export function useAssignDriver(id: string) {

@@ -7,7 +7,8 @@ import { STATES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { stateLabel } from '../../lib/format';
-import { useAssignDriver, useFranchiseOptions } from './api';
+import { useFranchiseOptions } from '../../lib/franchise-options';
+import { useAssignDriver } from './api';
 
 /** Admins put a driver under a franchise (its state follows) or, without one, only in a state. */
 export function AssignDriverDialog({
@@ -28,7 +29,7 @@ export function AssignDriverDialog({
   const options = useFranchiseOptions(q, opened);
   const assign = useAssignDriver(driver.id);
 
-  const franchises = options.data ?? [];
+  const franchises = (options.data ?? []).filter((franchise) => !franchise.disabled);
   const data = franchises.map((f) => ({
     value: f.id,
     label: `${f.name} (${f.state ? stateLabel(f.state) : m.driversNoState()})`,

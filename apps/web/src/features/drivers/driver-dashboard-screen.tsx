@@ -36,6 +36,7 @@ import { stateLabel } from '../../lib/format';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
+const VehicleSection = lazy(() => import('./vehicle-section').then((m) => ({ default: m.VehicleSection })));
 const DriverMap = lazy(() => import('./driver-map').then((m) => ({ default: m.DriverMap })));
 const AssignDriverDialog = lazy(() =>
   import('./assign-driver-dialog').then((m) => ({ default: m.AssignDriverDialog })),
@@ -207,6 +208,11 @@ export function DriverDashboardScreen() {
           <RatingsSection driverId={d.id} />
         </Section>
         {/* After the spec's four sections, in its order. */}
+        <Section title={m.driversSectionVehicle()}>
+          <Suspense fallback={null}>
+            <VehicleSection driverId={d.id} />
+          </Suspense>
+        </Section>
         <Section title={m.driversSectionChecks()}>
           <ChecksSection driverId={d.id} />
         </Section>

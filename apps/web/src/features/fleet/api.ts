@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@bmet/shared/constants';
-import type { franchiseListResponseSchema } from '@bmet/shared/schemas/account';
 import type { driverListResponseSchema } from '@bmet/shared/schemas/driver';
 import type { FleetDriver, fleetResponseSchema } from '@bmet/shared/schemas/fleet';
 import { apiRequest, authorizedFetch } from '../../lib/api-client';
@@ -34,23 +33,6 @@ export function useDriverSearch(role: Role, q: string) {
         { signal },
       ).then((r) => Object.values(r.data)),
     enabled: q.length > 0,
-    // The last answer stays while the next search runs.
-    placeholderData: (previous) => previous,
-  });
-}
-
-/** Franchises for the franchise filter, searched on the server (a city dealer gets its own). */
-export function useFranchiseOptions(q: string, enabled: boolean) {
-  return useQuery({
-    queryKey: ['fleet', 'franchise-options', q],
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ limit: '20' });
-      if (q) params.set('q', q);
-      return apiRequest<typeof franchiseListResponseSchema>('GET', `/franchise/getFranchise?${params}`, {
-        signal,
-      }).then((r) => Object.values(r.data));
-    },
-    enabled,
     // The last answer stays while the next search runs.
     placeholderData: (previous) => previous,
   });

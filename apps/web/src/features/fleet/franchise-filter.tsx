@@ -2,7 +2,7 @@ import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
-import { useFranchiseOptions } from './api';
+import { useFranchiseOptions } from '../../lib/franchise-options';
 
 /** The franchise filter: franchises searched on the server (there may be thousands). */
 export function FranchiseFilter({

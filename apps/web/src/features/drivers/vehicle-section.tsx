@@ -1,0 +1,48 @@
+import { Anchor, Group, Loader, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
+import { m } from '@bmet/shared/paraglide/messages';
+import type { vehicleListResponseSchema } from '@bmet/shared/schemas/vehicle';
+import { vehicleProblemLabel } from '@bmet/shared/vehicle-labels';
+import { formatRegistration, makeAndModel } from '@bmet/shared/vehicle-rules';
+import { Tag } from '../../components/row-parts';
+import { apiRequest } from '../../lib/api-client';
+import { ErrorAlert } from '../../components/error-alert';
+
+/** The vehicle the driver drives now, with its age and whether it may be driven; its page a click away. */
+export function VehicleSection({ driverId }: { driverId: string }) {
+  const vehicle = useQuery({
+    queryKey: ['vehicles', 'driver', driverId],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${driverId}&limit=1`, {
+        signal,
+      }).then((r) => Object.values(r.data)[0] ?? null),
+  });
+  if (vehicle.isError) return <ErrorAlert error={vehicle.error} />;
+  if (vehicle.isPending) return <Loader size="sm" aria-label={m.vehiclesLoading()} />;
+  const v = vehicle.data;
+  if (!v) return <Text c="dimmed">{m.driverNoVehicle()}</Text>;
+  return (
+    <Stack gap={4}>
+      <Group gap="sm">
+        <Anchor component={Link} to={`/vehicles/${v.id}`} fw={600}>
+          {formatRegistration(v.registrationNumber)}
+        </Anchor>
+        {v.compliance.compliant ? (
+          <Tag color="teal">{m.compliant()}</Tag>
+        ) : (
+          <Tag color="red">{m.notCompliant()}</Tag>
+        )}
+      </Group>
+      <Text size="sm">
+        {[
+          makeAndModel(v.make, v.model),
+          v.ageYears === null ? null : m.vehicleAgeYears({ years: v.ageYears }),
+          ...v.compliance.problems.map(vehicleProblemLabel),
+        ]
+          .filter(Boolean)
+          .join(' · ')}
+      </Text>
+    </Stack>
+  );
+}
