@@ -40,7 +40,16 @@ function startDownload(url: string): void {
  * server. The bearer token cannot go with a download, so a single-use ticket is asked for first
  * (docs/decisions/013-streamed-exports.md); a refusal shows the server's message.
  */
-export function ExportButton({ path, query }: { path: string; query: ExportQuery }) {
+export function ExportButton({
+  path,
+  query,
+  label,
+}: {
+  path: string;
+  query: ExportQuery;
+  /** Another export of the same list (the drivers' checks): what it holds. */
+  label?: string;
+}) {
   const [starting, setStarting] = useState(false);
   const start = async () => {
     setStarting(true);
@@ -66,7 +75,7 @@ export function ExportButton({ path, query }: { path: string; query: ExportQuery
       aria-busy={starting}
       onClick={() => void start()}
     >
-      {m.exportCsv()}
+      {label ?? m.exportCsv()}
     </Button>
   );
 }

@@ -4,6 +4,7 @@ import type { DriverCheckKind } from '@bmet/shared/driver-check-rules';
 import type { DriverCheck } from '@bmet/shared/schemas/driver-check';
 import { drivers } from '../../db/schema';
 import { createDriver } from '../../seed/factories';
+import { fetchCsv } from '../../../test/csv-export';
 import { useTestApp } from '../../../test/test-app';
 import {
   auditRowsOf,
@@ -174,5 +175,34 @@ describe("a driver's checks", () => {
     );
     const checks = await checksOf(w.dealerB, id);
     expect(Object.values(checks).filter((check) => check.doneOn !== null)).toEqual([]);
+  });
+});
+
+describe('GET /api/drivers/checks.csv', () => {
+  it("writes each of the caller's drivers with every check's status, for the regulator", async () => {
+    const saved = await put(w.franchiseA1, w.drivers.a1.id, 'term_insurance', {
+      doneOn: indiaDay(-10),
+      reference: 'TERM/CSV/77',
+      amount: 1_000_000,
+      expiresOn: indiaDay(355),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const csv = await fetchCsv(t, `/api/drivers/checks.csv?q=${w.tag}`, w.dealerA.headers);
+    expect(csv.rows.map((row) => row.Name).sort()).toEqual([w.drivers.a1.name, w.drivers.a2.name].sort());
+    const row = csv.rows.find((r) => r.Name === w.drivers.a1.name)!;
+    expect(row).toMatchObject({
+      'Term insurance: Status': 'Valid',
+      'Term insurance: Reference': 'TERM/CSV/77',
+      'Term insurance: Valid until': indiaDay(355),
+      'Police verification: Status': expect.any(String),
+    });
+    expect(csv.headers).toContain('Induction training: Status');
+    // Read in batches, the remedial training is judged as on the driver's own page.
+    const own = await checksOf(w.dealerA, w.drivers.a1.id);
+    const words = { due: 'Due', not_due: 'Not due', valid: 'Valid' } as Record<string, string>;
+    expect(row['Remedial training (this quarter): Status']).toBe(words[own.remedial_training.status]);
+    // Another dealer's export holds none of them.
+    const other = await fetchCsv(t, `/api/drivers/checks.csv?q=${w.tag}`, w.dealerB.headers);
+    expect(other.rows.map((r) => r.Name)).toEqual([w.drivers.b1.name]);
   });
 });

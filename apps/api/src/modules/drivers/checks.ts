@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
@@ -22,7 +22,7 @@ import {
 } from '@bmet/shared/schemas/driver-check';
 import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { driverChecks } from '../../db/schema';
+import { driverChecks, drivers } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import { errorResponses } from '../../lib/error-responses';
 import { indianToday } from '../../lib/ist-days';
@@ -122,13 +122,74 @@ type Context = { inductionOn: string | null; lowestRated: boolean };
 /** Every kind of check of a driver, in the guidelines' order, with what it means today. */
 export async function findDriverChecks(db: DbExecutor, driverId: string): Promise<DriverCheck[]> {
   const rows = await db.select().from(driverChecks).where(eq(driverChecks.driverId, driverId));
+  return checksOf(rows, await isLowestRated(db, driverId), indianToday());
+}
+
+function checksOf(rows: CheckRow[], lowestRated: boolean, today: string): DriverCheck[] {
   const byKind = new Map(rows.map((row) => [row.kind, row]));
-  const context: Context = {
-    inductionOn: byKind.get('induction_training')?.doneOn ?? null,
-    lowestRated: await isLowestRated(db, driverId),
-  };
-  const today = indianToday();
+  const context: Context = { inductionOn: byKind.get('induction_training')?.doneOn ?? null, lowestRated };
   return DRIVER_CHECK_KINDS.map((kind) => statusOf(kind, byKind.get(kind), today, context));
+}
+
+/**
+ * Each state's average rating at the edge of its lowest-rated share: a rated driver whose average
+ * is at most this is due remedial training (as isLowestRated decides for one driver).
+ */
+export async function remedialCutoffs(db: DbExecutor, states: string[]): Promise<Map<string, number>> {
+  if (states.length === 0) return new Map();
+  const rows = rowsOf(
+    await db.execute(sql`
+      select state, (array_agg(rating_total::float8 / rating_count order by rating_total::float8 / rating_count))[
+          ceil(count(*) * ${DRIVER_CHECK_RULES.remedialShare}::float8)::int] as cutoff
+      from drivers
+      where state in (${sql.join(
+        states.map((state) => sql`${state}`),
+        sql`, `,
+      )}) and deleted_at is null and rating_count > 0
+      group by state`),
+  );
+  return new Map(rows.map((row) => [String(row.state), Number(row.cutoff)]));
+}
+
+/**
+ * The checks of many drivers at once (the regulator's export): one read of their records and
+ * ratings; `cutoffs` of their states from remedialCutoffs, which the caller may keep across
+ * batches.
+ */
+export async function findChecksOfDrivers(
+  db: DbExecutor,
+  driverIds: string[],
+  cutoffs: (states: string[]) => Promise<Map<string, number>>,
+): Promise<Map<string, DriverCheck[]>> {
+  if (driverIds.length === 0) return new Map();
+  const [rows, ratings] = await Promise.all([
+    db.select().from(driverChecks).where(inArray(driverChecks.driverId, driverIds)),
+    db
+      .select({
+        id: drivers.id,
+        state: drivers.state,
+        deleted: sql<boolean>`${drivers.deletedAt} is not null`,
+        average: sql<number | null>`${drivers.ratingTotal}::float8 / nullif(${drivers.ratingCount}, 0)`,
+      })
+      .from(drivers)
+      .where(inArray(drivers.id, driverIds)),
+  ]);
+  const states = [...new Set(ratings.map((row) => row.state).filter((state) => state !== null))];
+  const edge = await cutoffs(states);
+  const today = indianToday();
+  const byDriver = new Map<string, CheckRow[]>();
+  for (const row of rows) byDriver.set(row.driverId, [...(byDriver.get(row.driverId) ?? []), row]);
+  return new Map(
+    ratings.map((driver) => {
+      const cutoff = driver.state === null ? undefined : edge.get(driver.state);
+      const lowest =
+        !driver.deleted &&
+        driver.average !== null &&
+        cutoff !== undefined &&
+        Number(driver.average) <= cutoff;
+      return [driver.id, checksOf(byDriver.get(driver.id) ?? [], lowest, today)];
+    }),
+  );
 }
 
 /** What a kind needs beside the body's own rules; each problem named on its field. */

@@ -38,6 +38,7 @@ import { assignDriver, findRatingSummary, getDriver, restoreDriver, softDeleteDr
 import { IMAGE_CONTENT } from '../../plugins/openapi';
 import { complianceOf } from '../compliance/status';
 import { registerDriverExport } from './export';
+import { registerDriverChecksExport } from './checks-export';
 import { registerDriverWalletRoutes } from './wallet';
 import { registerDriverCheckRoutes } from './checks';
 import { registerDocumentViewRoutes, serveDocumentImage } from './document-views';
@@ -360,6 +361,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
   );
 
   registerDriverExport(app, db);
+  registerDriverChecksExport(app, db);
   registerDocumentViewRoutes(app, db);
   registerDriverWalletRoutes(app, db);
   registerDriverCheckRoutes(app, db);

@@ -1,9 +1,10 @@
+import { CHECK_KIND_LABELS, CHECK_STATUS_LABELS } from '@bmet/shared/check-labels';
 import { Badge, Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { lazy, useState } from 'react';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
-import type { CheckStatus, DriverCheckKind } from '@bmet/shared/driver-check-rules';
+import type { CheckStatus } from '@bmet/shared/driver-check-rules';
 import type { DriverCheck, driverChecksResponseSchema } from '@bmet/shared/schemas/driver-check';
 import { Cell, ListTable } from '../../components/list-table';
 import { OnDemand } from '../../components/on-demand';
@@ -16,24 +17,16 @@ export const checkKeys = (id: string) => ['drivers', 'checks', id] as const;
 // The form loads with its first use: its inputs are not needed to read the checks.
 const CheckDialog = lazy(() => import('./check-dialog').then((module) => ({ default: module.CheckDialog })));
 
-export const KIND_LABELS: Record<DriverCheckKind, () => string> = {
-  police_verification: m.checkKindPolice,
-  medical_fitness: m.checkKindMedical,
-  induction_training: m.checkKindInduction,
-  refresher_training: m.checkKindRefresher,
-  remedial_training: m.checkKindRemedial,
-  health_insurance: m.checkKindHealth,
-  term_insurance: m.checkKindTerm,
-};
+export const KIND_LABELS = CHECK_KIND_LABELS;
 
-const STATUS: Record<CheckStatus, { label: () => string; color: string }> = {
-  valid: { label: m.checkStatusValid, color: 'teal' },
-  missing: { label: m.checkStatusMissing, color: 'red' },
-  failed: { label: m.checkStatusFailed, color: 'red' },
-  expired: { label: m.checkStatusExpired, color: 'red' },
-  insufficient: { label: m.checkStatusInsufficient, color: 'orange' },
-  due: { label: m.checkStatusDue, color: 'orange' },
-  not_due: { label: m.checkStatusNotDue, color: 'gray' },
+const STATUS_COLOURS: Record<CheckStatus, string> = {
+  valid: 'teal',
+  missing: 'red',
+  failed: 'red',
+  expired: 'red',
+  insufficient: 'orange',
+  due: 'orange',
+  not_due: 'gray',
 };
 
 /** What a check records, in words: passed or failed, hours, or the cover. */
@@ -77,8 +70,8 @@ export function ChecksSection({ driverId }: { driverId: string }) {
           <tr key={check.kind} role="row">
             <Cell label={m.checkColumnCheck()}>{KIND_LABELS[check.kind]()}</Cell>
             <Cell label={m.checkColumnStatus()}>
-              <Badge color={STATUS[check.status].color} variant="light">
-                {STATUS[check.status].label()}
+              <Badge color={STATUS_COLOURS[check.status]} variant="light">
+                {CHECK_STATUS_LABELS[check.status]()}
               </Badge>
             </Cell>
             <Cell label={m.checkColumnDone()}>{check.doneOn ? formatCalendarDate(check.doneOn) : '-'}</Cell>

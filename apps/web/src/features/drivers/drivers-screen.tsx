@@ -139,10 +139,17 @@ export function DriversScreen() {
     <Page
       title={m.driverList()}
       actions={
-        <ExportButton
-          path="/drivers/export.csv"
-          query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
-        />
+        <Group gap="sm">
+          <ExportButton
+            path="/drivers/export.csv"
+            query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
+          />
+          <ExportButton
+            path="/drivers/checks.csv"
+            label={m.driversExportChecks()}
+            query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
+          />
+        </Group>
       }
     >
       <Group align="end" wrap="wrap">
