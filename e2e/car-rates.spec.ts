@@ -291,6 +291,53 @@ test.describe('manage car rates', () => {
     expect((await fetchRates(page, session))['tamil nadu']!.sedan).toEqual(before);
   });
 
+  test('copies rates outside the target’s fare band only with a reason', async ({ page, session }) => {
+    // Nagaland, which no other test reads, notifies fares of ₹1: every rate is outside its band.
+    const today = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 10);
+    const rule = {
+      notifiedBaseFare: 1,
+      notifiedPerKm: 1,
+      maxMultiple: 2,
+      minMultiple: 0.5,
+      cancellationPercent: 10,
+      cancellationCap: 100,
+      driverShareOwnVehicle: 80,
+      driverShareCompanyVehicle: 60,
+    };
+    const saved = await page.request.put('/api/fare-rules/nagaland', {
+      headers: { authorization: `Bearer ${session!.idToken}` },
+      data: {
+        effectiveFrom: today,
+        rules: { mini: rule, sedan: rule, suv: rule, erickshaw: rule, auto: rule },
+      },
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+    const before = (await fetchRates(page, session)).nagaland;
+
+    await openState(page, 'Meghalaya');
+    const copy = page.getByRole('region', { name: 'Copy these rates to another state' });
+    await copy.getByLabel('Copy to').selectOption({ label: 'Nagaland' });
+    await copy.getByRole('button', { name: 'Copy rates' }).click();
+    await page
+      .getByRole('dialog', { name: 'Copy rates' })
+      .getByRole('button', { name: 'Copy to Nagaland' })
+      .click();
+    const refusal = copy.getByRole('alert');
+    await expect(refusal).toContainText('outside the fare band of Nagaland');
+    expect((await fetchRates(page, session)).nagaland).toEqual(before);
+
+    await refusal.getByRole('button', { name: 'Copy onto Nagaland anyway' }).click();
+    await expect(refusal).toContainText('Say why in at least 5 characters.');
+    await refusal.getByLabel('Reason for keeping these rates').fill('Notified fares being corrected');
+    await refusal.getByRole('button', { name: 'Copy onto Nagaland anyway' }).click();
+    await expect(copy.getByRole('status')).toHaveText('The rates of Meghalaya were copied to Nagaland.');
+    const all = await fetchRates(page, session);
+    for (const [type, set] of Object.entries(all.meghalaya!)) {
+      const { version: _, ...values } = set;
+      expect(all.nagaland![type]).toMatchObject(values);
+    }
+  });
+
   test('copies a state’s rates to another state', async ({ page, session }) => {
     await openState(page, 'Sikkim');
     const copy = page.getByRole('region', { name: 'Copy these rates to another state' });

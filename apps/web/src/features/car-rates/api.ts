@@ -63,10 +63,12 @@ export function useUpdateRates(state: State) {
 export function useCopyRates() {
   const store = useStoreStateRates();
   return useMutation({
-    mutationFn: ({ from, to }: { from: State; to: State }) =>
-      apiRequest<typeof stateRatesResponseSchema>('POST', '/admin/copyRates', { body: { from, to } }).then(
-        (r) => r.data,
-      ),
+    mutationFn: ({ from, to, overrideReason }: { from: State; to: State; overrideReason?: string }) =>
+      apiRequest<typeof stateRatesResponseSchema>(
+        'POST',
+        `/admin/copyRates${overrideReason ? `?${new URLSearchParams({ overrideReason }).toString()}` : ''}`,
+        { body: { from, to } },
+      ).then((r) => r.data),
     onSuccess: (rates, { to }) => store(to, rates),
   });
 }

@@ -4,10 +4,15 @@ import { CAR_TYPES, STATES, type State } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { StateRates } from '@bmet/shared/schemas/car-rate';
 import { stateLabel } from '../../lib/format';
+import { ApiError } from '../../lib/api-client';
 import { useCopyRates } from './api';
+import { OVERRIDE_REASON_MIN, OverrideBand } from './override-band';
 import { carTypeLabel } from '@bmet/shared/labels';
 
-type Outcome = { ok: true; message: string } | { ok: false; message: string };
+type Outcome =
+  | { ok: true; message: string }
+  | { ok: false; message: string }
+  | { ok: false; outOfBand: true; message: string; to: State };
 
 /** Copies this state's rate sets onto another state, after a confirmation that names what changes. */
 export function CopyRates({ state, rates }: { state: State; rates: StateRates }) {
@@ -18,22 +23,37 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
   const types = CAR_TYPES.filter((type) => rates[type]);
   const typeList = types.map((type) => carTypeLabel(type)).join(', ');
 
-  const run = () => {
-    if (!target) return;
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | null>(null);
+
+  /** Copies onto `to`; with `overrideReason`, rates outside the target's fare band are kept. */
+  const copyTo = (to: State, overrideReason?: string) =>
     copy.mutate(
-      { from: state, to: target },
+      { from: state, to, overrideReason },
       {
         onSuccess: () => {
-          setOutcome({
-            ok: true,
-            message: m.ratesCopied({ from: stateLabel(state), to: stateLabel(target) }),
-          });
+          setOutcome({ ok: true, message: m.ratesCopied({ from: stateLabel(state), to: stateLabel(to) }) });
           setTarget('');
+          setReason('');
         },
-        onError: (error) => setOutcome({ ok: false, message: error.message }),
+        onError: (error) => {
+          const refused = error instanceof ApiError ? error.body.fieldErrors?.overrideReason?.[0] : undefined;
+          if (overrideReason !== undefined && refused) return setReasonError(refused);
+          if (error instanceof ApiError && error.body.code === 'FARE_OUT_OF_BAND') {
+            setReasonError(null);
+            return setOutcome({ ok: false, outOfBand: true, message: error.message, to });
+          }
+          setOutcome({ ok: false, message: error.message });
+        },
         onSettled: () => setConfirming(false),
       },
     );
+  const run = () => target && copyTo(target);
+  const copyAnyway = (to: State) => {
+    if (reason.trim().length < OVERRIDE_REASON_MIN) {
+      return setReasonError(m.overrideReasonShort({ min: OVERRIDE_REASON_MIN }));
+    }
+    copyTo(to, reason.trim());
   };
 
   return (
@@ -74,7 +94,21 @@ export function CopyRates({ state, rates }: { state: State; rates: StateRates })
             </Group>
           </>
         )}
-        {outcome && (
+        {outcome && 'outOfBand' in outcome && (
+          <OverrideBand
+            detail={outcome.message}
+            reason={reason}
+            error={reasonError}
+            onReason={(value) => {
+              setReason(value);
+              setReasonError(null);
+            }}
+            onSave={() => copyAnyway(outcome.to)}
+            saving={copy.isPending}
+            saveLabel={m.ratesCopyAnyway({ state: stateLabel(outcome.to) })}
+          />
+        )}
+        {outcome && !('outOfBand' in outcome) && (
           <Alert
             color={outcome.ok ? 'teal' : 'red'}
             role={outcome.ok ? 'status' : 'alert'}

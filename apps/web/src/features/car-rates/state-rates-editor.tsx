@@ -1,3 +1,4 @@
+import { OVERRIDE_REASON_MIN, OverrideBand } from './override-band';
 import {
   Alert,
   Button,
@@ -10,7 +11,6 @@ import {
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
 } from '@mantine/core';
 import { IconCheck, IconPlus, IconRefresh } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
@@ -53,7 +53,6 @@ type Override = {
 };
 
 /** The shortest reason the server takes for rates outside the band (overrideQuerySchema). */
-const OVERRIDE_REASON_MIN = 5;
 
 /** The hint under a field of the grid, in the current language. */
 const descriptionOf = (field: RateField): string =>
@@ -134,31 +133,14 @@ function SaveMessage({
       );
     case 'out-of-band':
       return (
-        <Alert color="orange" variant="light" role="alert" title={m.errorUpdatingRates()}>
-          <Stack gap="xs">
-            <Text size="sm">{message.detail}</Text>
-            <Text size="sm">{m.ratesOverrideExplanation()}</Text>
-            <TextInput
-              label={m.ratesOverrideReason()}
-              value={override.reason}
-              onChange={(event) => override.onReason(event.currentTarget.value)}
-              onKeyDown={(event) => {
-                // Enter here saves with the reason, not the grid again without it.
-                if (event.key === 'Enter') {
-                  event.preventDefault();
-                  override.onSave();
-                }
-              }}
-              error={override.error}
-              maxLength={500}
-            />
-            <Group>
-              <Button size="xs" color="orange" loading={override.saving} onClick={override.onSave}>
-                {m.ratesOverrideSave()}
-              </Button>
-            </Group>
-          </Stack>
-        </Alert>
+        <OverrideBand
+          detail={message.detail}
+          reason={override.reason}
+          error={override.error}
+          onReason={override.onReason}
+          onSave={override.onSave}
+          saving={override.saving}
+        />
       );
   }
 }
