@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { State } from '@bmet/shared/constants';
 import type { Db } from '../src/db/client';
-import { auditLog } from '../src/db/schema';
+import { auditLog, driverChecks } from '../src/db/schema';
 import { createAccount, createDriver, type AccountRow } from '../src/seed/factories';
 import { authHeader, issueToken, type TestApp } from './test-app';
 
@@ -68,3 +68,41 @@ export const notFoundBody = { error: 'Not found.', code: 'NOT_FOUND' };
 /** GET as a staff member. */
 export const getAs = (t: TestApp, who: Staff, url: string) =>
   t.app.inject({ method: 'GET', url, headers: who.headers });
+
+/** India's date `days` from today (YYYY-MM-DD). */
+export const indiaDay = (days = 0) =>
+  new Date(Date.now() + 330 * 60_000 + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * Records every check the guidelines ask of a driver, in order: verification and fitness passed
+ * and valid for a year, an induction of 40 hours a month ago, health and term cover of the amounts
+ * asked. A driver with these and the mandatory documents in order is compliant.
+ */
+export async function recordChecksInOrder(db: Db, driverId: string): Promise<void> {
+  const done = indiaDay(-30);
+  const until = indiaDay(335);
+  await db.insert(driverChecks).values([
+    {
+      driverId,
+      kind: 'police_verification',
+      doneOn: done,
+      reference: 'PV',
+      result: 'passed',
+      expiresOn: until,
+    },
+    { driverId, kind: 'medical_fitness', doneOn: done, reference: 'MED', result: 'passed', expiresOn: until },
+    { driverId, kind: 'induction_training', doneOn: done, reference: 'IND', hours: 40 },
+    { driverId, kind: 'health_insurance', doneOn: done, reference: 'HI', amount: 500_000, expiresOn: until },
+    { driverId, kind: 'term_insurance', doneOn: done, reference: 'TI', amount: 1_000_000, expiresOn: until },
+  ]);
+}
+
+/** What a driver without any check lacks: every check the guidelines ask. */
+export const NO_CHECKS = [
+  { check: 'police_verification', problem: 'missing' },
+  { check: 'medical_fitness', problem: 'missing' },
+  { check: 'induction_training', problem: 'missing' },
+  { check: 'refresher_training', problem: 'overdue' },
+  { check: 'health_insurance', problem: 'missing' },
+  { check: 'term_insurance', problem: 'missing' },
+] as const;

@@ -1,9 +1,8 @@
-import { documentLabel } from '@bmet/shared/labels';
 import { ConfigError, loadToolConfig } from '../config';
 import { openDatabase } from '../db/client';
 import { DataDirBusyError } from '../db/data-dir-lock';
 import { createMailer } from '../infra/mailer';
-import { formatCalendarDate, sendExpiryReminders } from '../modules/compliance/reminders';
+import { dueItemLabel, formatCalendarDate, sendExpiryReminders } from '../modules/compliance/reminders';
 
 /**
  * `npm run compliance:remind`: the daily expiry reminders, now. Sends what the daily run would
@@ -33,7 +32,7 @@ async function main() {
       console.log(`Sent to ${sent.to}: ${sent.documents.length} document(s)`);
       for (const document of sent.documents) {
         console.log(
-          `  ${document.driverName}, ${documentLabel(document.key)}, expires ${formatCalendarDate(document.expiresOn)}`,
+          `  ${document.driverName}, ${dueItemLabel(document.key)}, expires ${formatCalendarDate(document.expiresOn)}`,
         );
       }
     }

@@ -3,6 +3,8 @@ import { DRIVER_SORTS, sortShape } from './sort';
 import { m } from '../paraglide/messages.js';
 import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
 import { envelope, listTotalShape, momentSchema } from './common';
+import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
+import { CHECK_PROBLEMS } from '../check-status';
 
 /** A point on the map; the driver app's field names. */
 export const positionSchema = z.object({
@@ -23,10 +25,21 @@ export const complianceProblemSchema = z.object({
 });
 export type ComplianceProblem = z.infer<typeof complianceProblemSchema>;
 
-/** Whether every mandatory document is approved and unexpired, with the reasons when not. */
+/** One check that keeps a driver from being compliant, and why (remedial training never does). */
+export const complianceCheckProblemSchema = z.object({
+  check: z.enum(DRIVER_CHECK_KINDS),
+  problem: z.enum(CHECK_PROBLEMS),
+});
+export type ComplianceCheckProblem = z.infer<typeof complianceCheckProblemSchema>;
+
+/**
+ * Whether every mandatory document is approved and unexpired and every check the guidelines ask
+ * is in order, with the reasons when not: the documents' in `problems`, the checks' in `checks`.
+ */
 export const complianceSchema = z.object({
   compliant: z.boolean(),
   problems: z.array(complianceProblemSchema),
+  checks: z.array(complianceCheckProblemSchema),
 });
 export type Compliance = z.infer<typeof complianceSchema>;
 

@@ -7,7 +7,13 @@ import { buildDocumentRow, insertDocuments } from '../../seed/factories';
 import { indianToday } from '../../lib/ist-days';
 import { fetchCsv } from '../../../test/csv-export';
 import { useTestApp } from '../../../test/test-app';
-import { createDriverWorld, getAs, type DriverWorld, type Staff } from '../../../test/driver-fixtures';
+import {
+  createDriverWorld,
+  getAs,
+  recordChecksInOrder,
+  type DriverWorld,
+  type Staff,
+} from '../../../test/driver-fixtures';
 
 const t = useTestApp();
 
@@ -66,6 +72,8 @@ describe('document expiry and compliance', () => {
       ),
       row(b1.id, 'rcCertificate', 'approved', day(-10)),
     ]);
+    await recordChecksInOrder(t.db, a1.id);
+    await recordChecksInOrder(t.db, a2.id);
   });
 
   it('lists expired and expiring documents soonest first, awaiting review oldest first, in scope', async () => {
@@ -113,13 +121,14 @@ describe('document expiry and compliance', () => {
     const page = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}`);
     const drivers = Object.values(page.json<{ data: Record<string, Driver> }>().data);
     const byId = new Map(drivers.map((driver) => [driver.id, driver]));
-    expect(byId.get(a1.id)!.compliance).toEqual({ compliant: true, problems: [] });
+    expect(byId.get(a1.id)!.compliance).toEqual({ compliant: true, problems: [], checks: [] });
     expect(byId.get(a2.id)!.compliance).toEqual({
       compliant: false,
       problems: [
         { document: 'aadharCard', problem: 'awaiting_review' },
         { document: 'vehiclePermit', problem: 'expired' },
       ],
+      checks: [],
     });
     const notCompliant = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}&compliance=not_compliant`);
     expect(Object.keys(notCompliant.json<{ data: object }>().data)).toEqual([a2.id]);
@@ -128,6 +137,77 @@ describe('document expiry and compliance', () => {
     expect(Object.keys(compliant.json<{ data: object }>().data)).toEqual([a1.id]);
     const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a2.id}`);
     expect(detail.json<{ data: Driver }>().data.compliance?.compliant).toBe(false);
+  });
+
+  it('counts the checks the guidelines ask: a lapsed one makes a driver not compliant, in the list and its filter', async () => {
+    const { a1 } = w.drivers;
+    const put = (kind: string, body: Record<string, unknown>) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/drivers/driver/${a1.id}/checks/${kind}`,
+        headers: w.admin.headers,
+        payload: body,
+      });
+    const listed = async (query = '') =>
+      Object.values(
+        (await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}${query}`)).json<{
+          data: Record<string, Driver>;
+        }>().data,
+      );
+    // Health cover below ₹5 lakh, and a police verification that lapsed yesterday.
+    expect(
+      (
+        await put('health_insurance', {
+          doneOn: day(-5),
+          reference: 'HI-2',
+          amount: 300_000,
+          expiresOn: day(300),
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await put('police_verification', {
+          doneOn: day(-400),
+          reference: 'PV-2',
+          result: 'passed',
+          expiresOn: day(-1),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const mine = (await listed()).find((driver) => driver.id === a1.id)!;
+    expect(mine.compliance).toEqual({
+      compliant: false,
+      problems: [],
+      checks: [
+        { check: 'police_verification', problem: 'expired' },
+        { check: 'health_insurance', problem: 'insufficient' },
+      ],
+    });
+    expect((await listed('&compliance=not_compliant')).map((driver) => driver.id)).toContain(a1.id);
+    expect((await listed('&compliance=compliant')).map((driver) => driver.id)).not.toContain(a1.id);
+    const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a1.id}`);
+    expect(detail.json<{ data: Driver }>().data.compliance).toEqual(mine.compliance);
+
+    // Put right again, the driver is compliant in both.
+    await put('health_insurance', {
+      doneOn: day(-5),
+      reference: 'HI-3',
+      amount: 500_000,
+      expiresOn: day(300),
+    });
+    await put('police_verification', {
+      doneOn: day(-1),
+      reference: 'PV-3',
+      result: 'passed',
+      expiresOn: day(700),
+    });
+    expect((await listed('&compliance=compliant')).map((driver) => driver.id)).toContain(a1.id);
+    expect((await listed()).find((driver) => driver.id === a1.id)!.compliance).toEqual({
+      compliant: true,
+      problems: [],
+      checks: [],
+    });
   });
 
   it('takes an expiry at review: required and not past for an approval, only for documents that expire', async () => {
@@ -156,7 +236,11 @@ describe('document expiry and compliance', () => {
     const approved = await review(w.admin, a2.id, 'aadharCard', { status: 'approved' });
     expect(approved.statusCode, approved.body).toBe(200);
     const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a2.id}`);
-    expect(detail.json<{ data: Driver }>().data.compliance).toEqual({ compliant: true, problems: [] });
+    expect(detail.json<{ data: Driver }>().data.compliance).toEqual({
+      compliant: true,
+      problems: [],
+      checks: [],
+    });
   });
 
   it('exports a view as the list shows it to the caller', async () => {

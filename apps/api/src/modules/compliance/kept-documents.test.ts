@@ -9,6 +9,7 @@ import { openDatabase, type Database, type Db } from '../../db/client';
 import { insertMany } from '../../seed/bulk-insert';
 import { resetDatabase } from '../../seed/demo';
 import { findDrivers } from '../drivers/list-repository';
+import { recordChecksInOrder } from '../../../test/driver-fixtures';
 
 type Triple = [key: string, status: string, expiresOn: string | null];
 
@@ -132,11 +133,12 @@ describe("each driver's mandatory documents, kept by the database", () => {
     await db
       .insert(driverDocuments)
       .values(MANDATORY_DOCUMENTS.map((key) => ({ driverId: driver.id, key, status: 'approved' as const })));
+    await recordChecksInOrder(db, driver.id);
     const listed = async () =>
       (await findDrivers(db, { id: franchise.id, role: 'franchise' }, { limit: 50 })).drivers.find(
         (row) => row.id === driver.id,
       )?.compliance;
-    expect(await listed()).toEqual({ compliant: true, problems: [] });
+    expect(await listed()).toEqual({ compliant: true, problems: [], checks: [] });
     await db
       .update(driverDocuments)
       .set({ status: 'rejected' })
@@ -144,6 +146,7 @@ describe("each driver's mandatory documents, kept by the database", () => {
     expect(await listed()).toEqual({
       compliant: false,
       problems: [{ document: 'vehiclePermit', problem: 'rejected' }],
+      checks: [],
     });
   });
 });

@@ -4,7 +4,7 @@ import type { DocumentKey } from '@bmet/shared/constants';
 import { documentLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Db } from '../../db/client';
-import { accounts, documentExpiryReminders } from '../../db/schema';
+import { accounts, documentExpiryReminders, driverChecks } from '../../db/schema';
 import { buildDocumentRow, createAccount, createDriver, insertDocuments } from '../../seed/factories';
 import { inLanguage } from '../../infra/language';
 import { createMailer, type Mail, type Mailer } from '../../infra/mailer';
@@ -93,6 +93,21 @@ async function createWorld() {
     document(drivers.deleted.id, 'driverLicence', 6),
     document(drivers.loose.id, 'driverLicence', 6),
   ]);
+  // Checks that lapse on a date are reminded as documents are; a failed one is not.
+  const check = (driverId: string, kind: string, inDays: number, extra: Record<string, unknown>) => ({
+    driverId,
+    kind,
+    doneOn: plusDays(today, -300),
+    reference: `${kind}-${tag}`,
+    expiresOn: plusDays(today, inDays),
+    ...extra,
+  });
+  await db
+    .insert(driverChecks)
+    .values([
+      check(drivers.a2.id, 'health_insurance', 0, { amount: 500_000 }),
+      check(drivers.a2.id, 'police_verification', 2, { result: 'failed' }),
+    ]);
   return { tag, dealerA, dealerB, franchiseA1, franchiseA2, franchiseB1, closed, drivers };
 }
 
@@ -149,6 +164,7 @@ describe('sendExpiryReminders', () => {
     expect(dealerA.text).toContain(m.reminderMailGreeting({ name: `Dealer A ${w.tag}` }));
     expect(linesOf(dealerA.text)).toEqual([
       line(w.drivers.a2.name, 'Fitness Certificate', 0),
+      line(w.drivers.a2.name, 'Health insurance', 0),
       line(w.drivers.a1.name, 'RC Certificate', 5),
       line(w.drivers.a1.name, 'Driver Licence', 20),
     ]);
@@ -161,6 +177,7 @@ describe('sendExpiryReminders', () => {
     ]);
     expect(linesOf((await mailTo(w.franchiseA2)).text)).toEqual([
       line(w.drivers.a2.name, 'Fitness Certificate', 0),
+      line(w.drivers.a2.name, 'Health insurance', 0),
     ]);
 
     // Dealer B reads Hindi, and is named by its email (no name); the disabled franchise gets
@@ -188,7 +205,7 @@ describe('sendExpiryReminders', () => {
 
     // What the run answers: our recipients among those mailed.
     const sentTo = new Map(run!.sent.map((sent) => [sent.to, sent.documents.length]));
-    expect(sentTo.get(w.dealerA.email)).toBe(3);
+    expect(sentTo.get(w.dealerA.email)).toBe(4);
     expect(sentTo.get(w.franchiseB1.email)).toBe(1);
     expect(sentTo.has(w.closed.email)).toBe(false);
   });

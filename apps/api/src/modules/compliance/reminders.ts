@@ -2,6 +2,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { LANGUAGES, type DocumentKey, type Language } from '@bmet/shared/constants';
 import { EXPIRY_REMINDER_DAYS } from '@bmet/shared/document-rules';
 import { documentLabel } from '@bmet/shared/labels';
+import { CHECK_KIND_LABELS } from '@bmet/shared/check-labels';
+import { DRIVER_CHECK_KINDS, type DriverCheckKind } from '@bmet/shared/driver-check-rules';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
@@ -21,7 +23,8 @@ const FURTHEST = THRESHOLDS.at(-1)!;
 export type DueDocument = {
   driverId: string;
   driverName: string;
-  key: DocumentKey;
+  /** A document, or a check that lapses on a date (police verification, fitness, insurance). */
+  key: DocumentKey | DriverCheckKind;
   /** YYYY-MM-DD. */
   expiresOn: string;
   daysLeft: number;
@@ -56,13 +59,18 @@ async function findDueReminders(tx: Db, today: string) {
         select dd.driver_id, dd.key, dd.expires_on::text as expires_on, ${daysLeft}::int as days_left,
           ${smallestThreshold(daysLeft)} as threshold, d.name as driver_name, r.id as recipient_id,
           r.email, coalesce(r.display_name, r.email) as recipient_name, r.language
-        from driver_documents dd
+        from (
+          select driver_id, key, expires_on from driver_documents where status = 'approved'
+          union all
+          -- The checks that lapse on a date (verification, fitness, insurance), named by their kind.
+          select driver_id, kind, expires_on from driver_checks
+          where expires_on is not null and (result is null or result = 'passed')
+        ) dd
         join drivers d on d.id = dd.driver_id and d.deleted_at is null
         join accounts f on f.id = d.franchise_id and f.role = 'franchise'
         join accounts r on (r.id = f.id or (r.id = f.dealer_id and r.role = 'city_dealer'))
           and not r.disabled and r.deleted_at is null
-        where dd.status = 'approved'
-          and dd.expires_on between ${today}::date and ${today}::date + ${FURTHEST}::int
+        where dd.expires_on between ${today}::date and ${today}::date + ${FURTHEST}::int
       )
       select * from due
       where not exists (select 1 from document_expiry_reminders x
@@ -120,7 +128,7 @@ async function claimReminders(db: Db, today: string, claimedAt: Date): Promise<C
       document: {
         driverId: String(row.driver_id),
         driverName: String(row.driver_name),
-        key: row.key as DocumentKey,
+        key: row.key as DocumentKey | DriverCheckKind,
         expiresOn: String(row.expires_on),
         daysLeft: Number(row.days_left),
       } satisfies DueDocument,
@@ -157,10 +165,17 @@ export function formatCalendarDate(date: string): string {
   return `${day}/${month}/${year}`;
 }
 
+const isCheckKind = (key: string): key is DriverCheckKind =>
+  (DRIVER_CHECK_KINDS as readonly string[]).includes(key);
+
+/** What a reminder is about, named in the current language: a document or a check. */
+export const dueItemLabel = (key: DueDocument['key']): string =>
+  isCheckKind(key) ? CHECK_KIND_LABELS[key]() : documentLabel(key);
+
 function documentLine(document: DueDocument): string {
   const values = {
     driver: document.driverName,
-    document: documentLabel(document.key),
+    document: dueItemLabel(document.key),
     date: formatCalendarDate(document.expiresOn),
   };
   if (document.daysLeft === 0) return m.reminderMailExpiresToday(values);

@@ -1,10 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type DocumentKey } from '@bmet/shared/constants';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
-import type { Compliance, ComplianceProblem } from '@bmet/shared/schemas/driver';
+import { checkProblemOf, checkStatuses, type CheckRecord } from '@bmet/shared/check-status';
+import { DRIVER_CHECK_RULES } from '@bmet/shared/driver-check-rules';
+import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { anyOf } from '../../db/any-of';
 import { withColumnAround, type BuiltQuery } from '../../db/row-reader';
-import { driverDocuments, drivers } from '../../db/schema';
+import { driverChecks, driverDocuments, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../db/client';
 import { indianToday } from '../../lib/ist-days';
 
@@ -23,10 +25,31 @@ function validMandatoryCount(today: string): SQL {
       and (${driverDocuments.expiresOn} is null or ${driverDocuments.expiresOn} >= ${today}::date))`;
 }
 
+/**
+ * Whether the checks of the driver in `drivers` are in order on a day, as a condition (what
+ * checkProblemOf decides for one driver): police verification and medical fitness passed and
+ * unexpired, induction of the hours asked, health and term cover of the amounts asked and
+ * unexpired, and a refresher (or else the induction) within its months. Remedial training, due
+ * within the quarter, does not count.
+ */
+function checksInOrder(today: string): SQL {
+  const rules = DRIVER_CHECK_RULES;
+  const unexpired = sql`(c.expires_on is null or c.expires_on >= ${today}::date)`;
+  return sql`coalesce((select count(*) filter (where
+        (c.kind in ('police_verification', 'medical_fitness') and c.result = 'passed' and ${unexpired})
+        or (c.kind = 'induction_training' and c.hours >= ${rules.inductionHours}::float8)
+        or (c.kind = 'health_insurance' and c.amount >= ${rules.healthCover}::float8 and ${unexpired})
+        or (c.kind = 'term_insurance' and c.amount >= ${rules.termCover}::float8 and ${unexpired})) = 5
+      and coalesce(max(c.done_on) filter (where c.kind = 'refresher_training'),
+          max(c.done_on) filter (where c.kind = 'induction_training'))
+        + make_interval(months => ${rules.refresherMonths}::int) >= ${today}::date
+    from driver_checks c where c.driver_id = ${drivers.id}), false)`;
+}
+
 export function complianceCondition(wanted: 'compliant' | 'not_compliant', today = indianToday()): SQL {
   return wanted === 'compliant'
-    ? sql`${validMandatoryCount(today)} = ${MANDATORY.length}`
-    : sql`${validMandatoryCount(today)} < ${MANDATORY.length}`;
+    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today)})`
+    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today)})`;
 }
 
 /** What keeps one mandatory document from counting, or null when it is in order. */
@@ -44,15 +67,35 @@ function problemOf(
 /** A driver's mandatory document as the compliance rule reads it. */
 type MandatoryDocument = { key: string; status: string; expiresOn: string | null };
 
-/** The compliance of a driver with these mandatory documents (those missing are not listed). */
-function complianceFrom(documents: Map<string, MandatoryDocument> | undefined, today: string): Compliance {
+/** The compliance of a driver with these mandatory documents (those missing are not listed) and checks. */
+function complianceFrom(
+  documents: Map<string, MandatoryDocument> | undefined,
+  checks: readonly CheckRecord[],
+  today: string,
+): Compliance {
   const problems: ComplianceProblem[] = [];
   for (const document of MANDATORY_DOCUMENTS) {
     const problem = problemOf(documents?.get(document), today);
     if (problem) problems.push({ document: document as DocumentKey, problem });
   }
-  return { compliant: problems.length === 0, problems };
+  const checkProblems: ComplianceCheckProblem[] = [];
+  for (const check of checkStatuses(checks, { lowestRated: false, today })) {
+    const problem = checkProblemOf(check);
+    if (problem) checkProblems.push({ check: check.kind, problem });
+  }
+  return { compliant: problems.length === 0 && checkProblems.length === 0, problems, checks: checkProblems };
 }
+
+const checkColumns = {
+  driverId: driverChecks.driverId,
+  kind: driverChecks.kind,
+  doneOn: driverChecks.doneOn,
+  reference: driverChecks.reference,
+  result: driverChecks.result,
+  hours: driverChecks.hours,
+  amount: driverChecks.amount,
+  expiresOn: driverChecks.expiresOn,
+};
 
 /** Each driver's compliance, with the reasons when it is not: one round trip for a whole page. */
 export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise<Map<string, Compliance>> {
@@ -75,13 +118,25 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
     documents.set(row.key, row);
     byDriver.set(row.driverId, documents);
   }
+  const checks = await db
+    .select(checkColumns)
+    .from(driverChecks)
+    .where(sql`${anyOf(driverChecks.driverId, driverIds, 'uuid')}`);
+  const checksOf = new Map<string, CheckRecord[]>();
+  for (const check of checks) checksOf.set(check.driverId, [...(checksOf.get(check.driverId) ?? []), check]);
   const today = indianToday();
-  for (const id of driverIds) result.set(id, complianceFrom(byDriver.get(id), today));
+  for (const id of driverIds) result.set(id, complianceFrom(byDriver.get(id), checksOf.get(id) ?? [], today));
   return result;
 }
 
-/** What withMandatoryDocuments adds to each row: [key, status, expiresOn] of each, or null. */
-export type MandatoryDocuments = [key: string, status: string, expiresOn: string | null][] | null;
+/**
+ * What withMandatoryDocuments adds to each row: [key, status, expiresOn] of each mandatory
+ * document, or null, then [kind, doneOn, result, hours, amount, expiresOn] of each check, or null.
+ */
+export type MandatoryDocuments = [
+  documents: [key: string, status: string, expiresOn: string | null][] | null,
+  checks: [string, string, string | null, number | null, number | null, string | null][] | null,
+];
 
 /**
  * A page of drivers with each driver's mandatory documents as one more column, read in the page's
@@ -92,7 +147,10 @@ export type MandatoryDocuments = [key: string, status: string, expiresOn: string
 export function withMandatoryDocuments(page: BuiltQuery): BuiltQuery {
   return withColumnAround(
     page,
-    () => `(select m.documents from driver_mandatory_documents m where m.driver_id = page.id)`,
+    // The checks are few per driver (one row of each kind, found by its index).
+    () => `json_build_array((select m.documents from driver_mandatory_documents m where m.driver_id = page.id),
+      (select json_agg(json_build_array(c.kind, c.done_on, c.result, c.hours, c.amount, c.expires_on))
+        from driver_checks c where c.driver_id = page.id))`,
   );
 }
 
@@ -101,9 +159,18 @@ export function complianceReader(): (documents: MandatoryDocuments | string) => 
   const today = indianToday();
   return (value) => {
     // The database client may hand json over parsed or as text.
-    const triples = (typeof value === 'string' ? JSON.parse(value) : value) as MandatoryDocuments;
+    const [triples, checks] = (typeof value === 'string' ? JSON.parse(value) : value) as MandatoryDocuments;
     const documents = new Map<string, MandatoryDocument>();
     for (const [key, status, expiresOn] of triples ?? []) documents.set(key, { key, status, expiresOn });
-    return complianceFrom(documents, today);
+    const records = (checks ?? []).map(([kind, doneOn, result, hours, amount, expiresOn]) => ({
+      kind,
+      doneOn,
+      reference: null,
+      result,
+      hours,
+      amount,
+      expiresOn,
+    }));
+    return complianceFrom(documents, records, today);
   };
 }

@@ -7,9 +7,7 @@ import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   CHECK_EXPIRES,
   CHECK_MEASURE,
-  DRIVER_CHECK_KINDS,
   DRIVER_CHECK_RULES,
-  type CheckStatus,
   type DriverCheckKind,
 } from '@bmet/shared/driver-check-rules';
 import {
@@ -20,6 +18,7 @@ import {
   type DriverCheck,
   type PutDriverCheckBody,
 } from '@bmet/shared/schemas/driver-check';
+import { checkStatuses } from '@bmet/shared/check-status';
 import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { driverChecks, drivers } from '../../db/schema';
@@ -39,19 +38,6 @@ import { getDriver, lockDriver } from './repository';
 
 type CheckRow = typeof driverChecks.$inferSelect;
 
-/** A day `months` after another (YYYY-MM-DD), the day of the month kept where it exists. */
-function addMonths(day: string, months: number): string {
-  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const moved = new Date(Date.UTC(year, month - 1 + months, date));
-  return moved.toISOString().slice(0, 10);
-}
-
-/** The first day of the calendar quarter of a day. */
-function quarterStart(day: string): string {
-  const [year, month] = day.split('-').map(Number) as [number, number];
-  return `${year}-${String(Math.floor((month - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
-}
-
 /** Whether the driver is among the lowest-rated share of the rated drivers of their state. */
 async function isLowestRated(db: DbExecutor, driverId: string): Promise<boolean> {
   const [row] = rowsOf(
@@ -69,66 +55,10 @@ async function isLowestRated(db: DbExecutor, driverId: string): Promise<boolean>
   return Number(row.below) < lowest;
 }
 
-function statusOf(
-  kind: DriverCheckKind,
-  row: CheckRow | undefined,
-  today: string,
-  context: Context,
-): DriverCheck {
-  const base: DriverCheck = {
-    kind,
-    status: 'missing',
-    doneOn: row?.doneOn ?? null,
-    reference: row?.reference ?? null,
-    result: (row?.result as DriverCheck['result']) ?? null,
-    hours: row?.hours ?? null,
-    amount: row?.amount ?? null,
-    expiresOn: row?.expiresOn ?? null,
-    updatedAt: row?.updatedAt.toISOString() ?? null,
-  };
-  const status = (value: CheckStatus, expiresOn = base.expiresOn): DriverCheck => ({
-    ...base,
-    status: value,
-    expiresOn,
-  });
-  switch (kind) {
-    case 'refresher_training': {
-      // Due a year after the last training (the refresher, or else the induction).
-      const last = row?.doneOn ?? context.inductionOn;
-      if (!last) return status('due', null);
-      const until = addMonths(last, DRIVER_CHECK_RULES.refresherMonths);
-      if (until < today) return status('due', until);
-      return status(row ? 'valid' : 'not_due', until);
-    }
-    case 'remedial_training': {
-      const doneThisQuarter = row && row.doneOn >= quarterStart(today);
-      if (doneThisQuarter) return status('valid');
-      return status(context.lowestRated ? 'due' : 'not_due');
-    }
-  }
-  if (!row) return base;
-  if (row.result === 'failed') return status('failed');
-  if (row.expiresOn && row.expiresOn < today) return status('expired');
-  if (kind === 'induction_training' && (row.hours ?? 0) < DRIVER_CHECK_RULES.inductionHours) {
-    return status('insufficient');
-  }
-  const cover = kind === 'health_insurance' ? DRIVER_CHECK_RULES.healthCover : DRIVER_CHECK_RULES.termCover;
-  if (CHECK_MEASURE[kind] === 'amount' && (row.amount ?? 0) < cover) return status('insufficient');
-  return status('valid');
-}
-
-type Context = { inductionOn: string | null; lowestRated: boolean };
-
 /** Every kind of check of a driver, in the guidelines' order, with what it means today. */
 export async function findDriverChecks(db: DbExecutor, driverId: string): Promise<DriverCheck[]> {
   const rows = await db.select().from(driverChecks).where(eq(driverChecks.driverId, driverId));
-  return checksOf(rows, await isLowestRated(db, driverId), indianToday());
-}
-
-function checksOf(rows: CheckRow[], lowestRated: boolean, today: string): DriverCheck[] {
-  const byKind = new Map(rows.map((row) => [row.kind, row]));
-  const context: Context = { inductionOn: byKind.get('induction_training')?.doneOn ?? null, lowestRated };
-  return DRIVER_CHECK_KINDS.map((kind) => statusOf(kind, byKind.get(kind), today, context));
+  return checkStatuses(rows, { lowestRated: await isLowestRated(db, driverId), today: indianToday() });
 }
 
 /**
@@ -187,7 +117,7 @@ export async function findChecksOfDrivers(
         driver.average !== null &&
         cutoff !== undefined &&
         Number(driver.average) <= cutoff;
-      return [driver.id, checksOf(byDriver.get(driver.id) ?? [], lowest, today)];
+      return [driver.id, checkStatuses(byDriver.get(driver.id) ?? [], { lowestRated: lowest, today })];
     }),
   );
 }

@@ -17,6 +17,7 @@ import {
   uniqueTag,
   type DriverWorld,
   type Staff,
+  NO_CHECKS,
 } from '../../../test/driver-fixtures';
 import { stateLabel } from '@bmet/shared/labels';
 
@@ -60,6 +61,7 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
       compliance: {
         compliant: false,
         problems: MANDATORY_DOCUMENTS.map((document) => ({ document, problem: 'missing' })),
+        checks: NO_CHECKS,
       },
     });
     expect(body.data[loose.id]).toMatchObject({ franchiseId: null, franchiseName: null, state: null });

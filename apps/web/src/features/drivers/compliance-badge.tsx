@@ -1,7 +1,8 @@
 import { Text } from '@mantine/core';
 import { documentLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
-import type { Compliance, ComplianceProblem } from '@bmet/shared/schemas/driver';
+import { CHECK_KIND_LABELS } from '@bmet/shared/check-labels';
+import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { Tag } from '../../components/row-parts';
 
 const PROBLEMS: Record<ComplianceProblem['problem'], (input: { document: string }) => string> = {
@@ -11,11 +12,27 @@ const PROBLEMS: Record<ComplianceProblem['problem'], (input: { document: string 
   expired: m.complianceProblemExpired,
 };
 
-/** Why a driver is not compliant, in words: "Driver Licence expired, Aadhar Card missing". */
+const CHECK_PROBLEMS: Record<ComplianceCheckProblem['problem'], (input: { document: string }) => string> = {
+  missing: m.complianceProblemMissing,
+  expired: m.complianceProblemExpired,
+  failed: m.complianceCheckFailed,
+  insufficient: m.complianceCheckInsufficient,
+  overdue: m.complianceCheckOverdue,
+};
+
+/**
+ * Why a driver is not compliant, in words: "Driver Licence expired, Aadhar Card missing, Police
+ * verification expired".
+ */
 export function complianceReasons(compliance: Compliance): string {
-  return compliance.problems
-    .map(({ document, problem }) => PROBLEMS[problem]({ document: documentLabel(document) }))
-    .join(', ');
+  return [
+    ...compliance.problems.map(({ document, problem }) =>
+      PROBLEMS[problem]({ document: documentLabel(document) }),
+    ),
+    ...(compliance.checks ?? []).map(({ check, problem }) =>
+      CHECK_PROBLEMS[problem]({ document: CHECK_KIND_LABELS[check]() }),
+    ),
+  ].join(', ');
 }
 
 /** "Not compliant" with its reasons, for a driver whose mandatory documents are not all in order. */
