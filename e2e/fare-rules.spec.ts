@@ -82,6 +82,35 @@ test.describe('fare rules, admin', () => {
       await expect(mini).toContainText(text);
   });
 
+  test('keeps a state’s figures of the checks and vehicles, from a day on', async ({ page }) => {
+    await openState(page, 'Mizoram');
+    const section = page.getByRole('region', { name: 'Driver checks and vehicles in Mizoram' });
+    const today = section.getByRole('table', { name: 'Figures in effect today in Mizoram' });
+    await expect(section).toContainText("The guidelines' figures", NETWORK);
+    await expect(today.getByRole('row', { name: /Induction training/ })).toContainText('40');
+    await expect(today.getByRole('row', { name: /Health insurance cover/ })).toContainText('₹5,00,000');
+
+    // Mizoram allows vehicles a year more, from today.
+    await section.getByLabel('Vehicle age limit (years)').fill('9');
+    await section.getByRole('button', { name: 'Save the figures of Mizoram' }).click();
+    await expect(section.getByRole('status')).toHaveText(
+      `The figures of Mizoram were saved, in effect from ${todayInIndia()}.`,
+      NETWORK,
+    );
+    await expect(section).toContainText(`The state's figures, in effect since ${todayInIndia()}.`);
+    await expect(today.getByRole('row', { name: /Vehicle age limit/ })).toContainText('9');
+
+    // A figure the server refuses is named under its field, and nothing is saved.
+    await section.getByLabel('Refresher training every (months)').fill('0');
+    await section.getByRole('button', { name: 'Save the figures of Mizoram' }).click();
+    await expect(section.getByLabel('Refresher training every (months)')).toHaveAttribute(
+      'aria-invalid',
+      'true',
+      NETWORK,
+    );
+    await expect(today.getByRole('row', { name: /Refresher training/ })).toContainText('12');
+  });
+
   test('saves new rules effective today, with the server’s field errors first', async ({
     page,
     request,

@@ -2,7 +2,8 @@ import type { DriverCheck } from './schemas/driver-check';
 import {
   CHECK_MEASURE,
   DRIVER_CHECK_KINDS,
-  DRIVER_CHECK_RULES,
+  COMPLIANCE_FIGURE_DEFAULTS,
+  type ComplianceFigures,
   type CheckStatus,
   type DriverCheckKind,
 } from './driver-check-rules';
@@ -64,7 +65,7 @@ function statusOf(
       // Due a year after the last training (the refresher, or else the induction).
       const last = row?.doneOn ?? context.inductionOn;
       if (!last) return status('due', null);
-      const until = addMonths(last, DRIVER_CHECK_RULES.refresherMonths);
+      const until = addMonths(last, context.figures.refresherMonths);
       if (until < today) return status('due', until);
       return status(row ? 'valid' : 'not_due', until);
     }
@@ -77,25 +78,26 @@ function statusOf(
   if (!row) return base;
   if (row.result === 'failed') return status('failed');
   if (row.expiresOn && row.expiresOn < today) return status('expired');
-  if (kind === 'induction_training' && (row.hours ?? 0) < DRIVER_CHECK_RULES.inductionHours) {
+  if (kind === 'induction_training' && (row.hours ?? 0) < context.figures.inductionHours) {
     return status('insufficient');
   }
-  const cover = kind === 'health_insurance' ? DRIVER_CHECK_RULES.healthCover : DRIVER_CHECK_RULES.termCover;
+  const cover = kind === 'health_insurance' ? context.figures.healthCover : context.figures.termCover;
   if (CHECK_MEASURE[kind] === 'amount' && (row.amount ?? 0) < cover) return status('insufficient');
   return status('valid');
 }
 
-type Context = { inductionOn: string | null; lowestRated: boolean };
+type Context = { inductionOn: string | null; lowestRated: boolean; figures: ComplianceFigures };
 
 /** Every kind of check of a driver, in the guidelines' order, with what it means on `today`. */
 export function checkStatuses(
   rows: readonly CheckRecord[],
-  options: { lowestRated: boolean; today: string },
+  options: { lowestRated: boolean; today: string; figures?: ComplianceFigures },
 ): DriverCheck[] {
   const byKind = new Map(rows.map((row) => [row.kind, row]));
   const context: Context = {
     inductionOn: byKind.get('induction_training')?.doneOn ?? null,
     lowestRated: options.lowestRated,
+    figures: options.figures ?? COMPLIANCE_FIGURE_DEFAULTS,
   };
   return DRIVER_CHECK_KINDS.map((kind) => statusOf(kind, byKind.get(kind), options.today, context));
 }

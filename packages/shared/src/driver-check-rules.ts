@@ -17,18 +17,40 @@ export const DRIVER_CHECK_KINDS = [
 ] as const;
 export type DriverCheckKind = (typeof DRIVER_CHECK_KINDS)[number];
 
-/** The guidelines' figures (decision 028): a state may notify others. */
-export const DRIVER_CHECK_RULES = {
+/**
+ * The figures of the checks and vehicles a state may notify for itself (decision 028), each from
+ * the day it takes effect; these are the guidelines' defaults.
+ */
+export type ComplianceFigures = {
   /** Hours of induction training before the first trip. */
-  inductionHours: 40,
+  inductionHours: number;
   /** Months a refresher training counts for. */
-  refresherMonths: 12,
-  /** The share of a state's drivers, lowest rated first, due remedial training each quarter. */
-  remedialShare: 0.05,
+  refresherMonths: number;
+  /** The share of a state's rated drivers, lowest rated first, due remedial training each quarter. */
+  remedialSharePercent: number;
   /** Rupees of cover. */
+  healthCover: number;
+  termCover: number;
+  /** A vehicle older than this from first registration is not compliant. */
+  vehicleMaxAgeYears: number;
+};
+export const COMPLIANCE_FIGURE_FIELDS = [
+  'inductionHours',
+  'refresherMonths',
+  'remedialSharePercent',
+  'healthCover',
+  'termCover',
+  'vehicleMaxAgeYears',
+] as const satisfies readonly (keyof ComplianceFigures)[];
+
+export const COMPLIANCE_FIGURE_DEFAULTS: ComplianceFigures = {
+  inductionHours: 40,
+  refresherMonths: 12,
+  remedialSharePercent: 5,
   healthCover: 500_000,
   termCover: 1_000_000,
-} as const;
+  vehicleMaxAgeYears: 8,
+};
 
 /** What each kind records: a result (passed or failed), hours, or an amount of cover. */
 export const CHECK_MEASURE: Record<DriverCheckKind, 'result' | 'hours' | 'amount'> = {

@@ -7,9 +7,6 @@ export type Fuel = (typeof FUELS)[number];
 export const VEHICLE_OWNERS = ['driver', 'company'] as const;
 export type VehicleOwner = (typeof VEHICLE_OWNERS)[number];
 
-/** The guidelines' figures (decision 029): a vehicle older than this from first registration is not compliant. */
-export const VEHICLE_RULES = { maxAgeYears: 8 } as const;
-
 /** Why a vehicle is not compliant. */
 export const VEHICLE_PROBLEMS = ['over_age'] as const;
 export type VehicleProblem = (typeof VEHICLE_PROBLEMS)[number];

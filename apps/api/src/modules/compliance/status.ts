@@ -2,7 +2,9 @@ import { sql, type SQL } from 'drizzle-orm';
 import { type DocumentKey } from '@bmet/shared/constants';
 import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { checkProblemOf, checkStatuses, type CheckRecord } from '@bmet/shared/check-status';
-import { DRIVER_CHECK_RULES } from '@bmet/shared/driver-check-rules';
+import { COMPLIANCE_FIGURE_DEFAULTS, type ComplianceFigures } from '@bmet/shared/driver-check-rules';
+import type { State } from '@bmet/shared/constants';
+import { figuresInEffect } from '../fare-rules/figures';
 import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { anyOf } from '../../db/any-of';
 import { withColumnAround, type BuiltQuery } from '../../db/row-reader';
@@ -17,7 +19,7 @@ const MANDATORY: readonly string[] = MANDATORY_DOCUMENTS;
  * condition: the driver list's compliance filter. An approved document without a recorded expiry
  * (approved before expiry dates were entered) counts as valid.
  */
-function validMandatoryCount(today: string): SQL {
+function validMandatoryCount(today: unknown): SQL {
   return sql`(select count(*) from ${driverDocuments}
     where ${driverDocuments.driverId} = ${drivers.id}
       and ${anyOf(driverDocuments.key, MANDATORY, 'text')}
@@ -32,24 +34,33 @@ function validMandatoryCount(today: string): SQL {
  * unexpired, and a refresher (or else the induction) within its months. Remedial training, due
  * within the quarter, does not count.
  */
-function checksInOrder(today: string): SQL {
-  const rules = DRIVER_CHECK_RULES;
+function checksInOrder(today: unknown, figures: unknown): SQL {
+  const figure = (name: keyof ComplianceFigures) =>
+    sql`coalesce((${figures}::jsonb -> ${drivers.state} ->> ${name})::float8, ${COMPLIANCE_FIGURE_DEFAULTS[name]}::float8)`;
   const unexpired = sql`(c.expires_on is null or c.expires_on >= ${today}::date)`;
   return sql`coalesce((select count(*) filter (where
         (c.kind in ('police_verification', 'medical_fitness') and c.result = 'passed' and ${unexpired})
-        or (c.kind = 'induction_training' and c.hours >= ${rules.inductionHours}::float8)
-        or (c.kind = 'health_insurance' and c.amount >= ${rules.healthCover}::float8 and ${unexpired})
-        or (c.kind = 'term_insurance' and c.amount >= ${rules.termCover}::float8 and ${unexpired})) = 5
+        or (c.kind = 'induction_training' and c.hours >= ${figure('inductionHours')})
+        or (c.kind = 'health_insurance' and c.amount >= ${figure('healthCover')} and ${unexpired})
+        or (c.kind = 'term_insurance' and c.amount >= ${figure('termCover')} and ${unexpired})) = 5
       and coalesce(max(c.done_on) filter (where c.kind = 'refresher_training'),
           max(c.done_on) filter (where c.kind = 'induction_training'))
-        + make_interval(months => ${rules.refresherMonths}::int) >= ${today}::date
+        + make_interval(months => ${figure('refresherMonths')}::int) >= ${today}::date
     from driver_checks c where c.driver_id = ${drivers.id}), false)`;
 }
 
-export function complianceCondition(wanted: 'compliant' | 'not_compliant', today = indianToday()): SQL {
+/**
+ * The driver list's compliance filter. `today` and `figures` (each state's figures as JSON, from
+ * figuresByStateJson) may be placeholders of a query built once per shape.
+ */
+export function complianceCondition(
+  wanted: 'compliant' | 'not_compliant',
+  today: unknown,
+  figures: unknown,
+): SQL {
   return wanted === 'compliant'
-    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today)})`
-    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today)})`;
+    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today, figures)})`
+    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today, figures)})`;
 }
 
 /** What keeps one mandatory document from counting, or null when it is in order. */
@@ -72,6 +83,7 @@ function complianceFrom(
   documents: Map<string, MandatoryDocument> | undefined,
   checks: readonly CheckRecord[],
   today: string,
+  figures: ComplianceFigures,
 ): Compliance {
   const problems: ComplianceProblem[] = [];
   for (const document of MANDATORY_DOCUMENTS) {
@@ -79,7 +91,7 @@ function complianceFrom(
     if (problem) problems.push({ document: document as DocumentKey, problem });
   }
   const checkProblems: ComplianceCheckProblem[] = [];
-  for (const check of checkStatuses(checks, { lowestRated: false, today })) {
+  for (const check of checkStatuses(checks, { lowestRated: false, today, figures })) {
     const problem = checkProblemOf(check);
     if (problem) checkProblems.push({ check: check.kind, problem });
   }
@@ -124,8 +136,17 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
     .where(sql`${anyOf(driverChecks.driverId, driverIds, 'uuid')}`);
   const checksOf = new Map<string, CheckRecord[]>();
   for (const check of checks) checksOf.set(check.driverId, [...(checksOf.get(check.driverId) ?? []), check]);
+  const states = await db
+    .select({ id: drivers.id, state: drivers.state })
+    .from(drivers)
+    .where(sql`${anyOf(drivers.id, driverIds, 'uuid')}`);
+  const stateOf = new Map(states.map((row) => [row.id, row.state]));
+  const figures = await figuresInEffect(db);
   const today = indianToday();
-  for (const id of driverIds) result.set(id, complianceFrom(byDriver.get(id), checksOf.get(id) ?? [], today));
+  for (const id of driverIds) {
+    const own = figures.get(stateOf.get(id) as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
+    result.set(id, complianceFrom(byDriver.get(id), checksOf.get(id) ?? [], today, own));
+  }
   return result;
 }
 
@@ -154,10 +175,15 @@ export function withMandatoryDocuments(page: BuiltQuery): BuiltQuery {
   );
 }
 
-/** The compliance of each row of a page read through withMandatoryDocuments, as of today in India. */
-export function complianceReader(): (documents: MandatoryDocuments | string) => Compliance {
+/**
+ * The compliance of each row of a page read through withMandatoryDocuments, as of today in India,
+ * by the figures of the driver's state (from figuresInEffect).
+ */
+export function complianceReader(
+  figures: Awaited<ReturnType<typeof figuresInEffect>>,
+): (documents: MandatoryDocuments | string, state: string | null) => Compliance {
   const today = indianToday();
-  return (value) => {
+  return (value, state) => {
     // The database client may hand json over parsed or as text.
     const [triples, checks] = (typeof value === 'string' ? JSON.parse(value) : value) as MandatoryDocuments;
     const documents = new Map<string, MandatoryDocument>();
@@ -171,6 +197,7 @@ export function complianceReader(): (documents: MandatoryDocuments | string) => 
       amount,
       expiresOn,
     }));
-    return complianceFrom(documents, records, today);
+    const own = figures.get(state as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
+    return complianceFrom(documents, records, today, own);
   };
 }

@@ -4,12 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
-import {
-  CHECK_EXPIRES,
-  CHECK_MEASURE,
-  DRIVER_CHECK_RULES,
-  type DriverCheckKind,
-} from '@bmet/shared/driver-check-rules';
+import { CHECK_EXPIRES, CHECK_MEASURE, type DriverCheckKind } from '@bmet/shared/driver-check-rules';
 import {
   driverCheckParamsSchema,
   driverCheckResponseSchema,
@@ -19,6 +14,8 @@ import {
   type PutDriverCheckBody,
 } from '@bmet/shared/schemas/driver-check';
 import { checkStatuses } from '@bmet/shared/check-status';
+import type { State } from '@bmet/shared/constants';
+import { figuresByStateJson, figuresInEffect, figuresOfState } from '../fare-rules/figures';
 import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { driverChecks, drivers } from '../../db/schema';
@@ -39,7 +36,7 @@ import { getDriver, lockDriver } from './repository';
 type CheckRow = typeof driverChecks.$inferSelect;
 
 /** Whether the driver is among the lowest-rated share of the rated drivers of their state. */
-async function isLowestRated(db: DbExecutor, driverId: string): Promise<boolean> {
+async function isLowestRated(db: DbExecutor, driverId: string, sharePercent: number): Promise<boolean> {
   const [row] = rowsOf(
     await db.execute(sql`
       with me as (
@@ -51,14 +48,17 @@ async function isLowestRated(db: DbExecutor, driverId: string): Promise<boolean>
       where d.state = me.state and d.deleted_at is null and d.rating_count > 0`),
   );
   if (!row || !row.rated_self) return false;
-  const lowest = Math.ceil(Number(row.rated) * DRIVER_CHECK_RULES.remedialShare);
+  const lowest = Math.ceil((Number(row.rated) * sharePercent) / 100);
   return Number(row.below) < lowest;
 }
 
 /** Every kind of check of a driver, in the guidelines' order, with what it means today. */
 export async function findDriverChecks(db: DbExecutor, driverId: string): Promise<DriverCheck[]> {
   const rows = await db.select().from(driverChecks).where(eq(driverChecks.driverId, driverId));
-  return checkStatuses(rows, { lowestRated: await isLowestRated(db, driverId), today: indianToday() });
+  const [driver] = await db.select({ state: drivers.state }).from(drivers).where(eq(drivers.id, driverId));
+  const figures = await figuresOfState(db, driver?.state ?? null);
+  const lowestRated = await isLowestRated(db, driverId, figures.remedialSharePercent);
+  return checkStatuses(rows, { lowestRated, today: indianToday(), figures });
 }
 
 /**
@@ -67,10 +67,11 @@ export async function findDriverChecks(db: DbExecutor, driverId: string): Promis
  */
 export async function remedialCutoffs(db: DbExecutor, states: string[]): Promise<Map<string, number>> {
   if (states.length === 0) return new Map();
+  const shares = await figuresByStateJson(db);
   const rows = rowsOf(
     await db.execute(sql`
       select state, (array_agg(rating_total::float8 / rating_count order by rating_total::float8 / rating_count))[
-          ceil(count(*) * ${DRIVER_CHECK_RULES.remedialShare}::float8)::int] as cutoff
+          ceil(count(*) * (${shares}::jsonb -> state ->> 'remedialSharePercent')::float8 / 100)::int] as cutoff
       from drivers
       where state in (${sql.join(
         states.map((state) => sql`${state}`),
@@ -106,6 +107,7 @@ export async function findChecksOfDrivers(
   ]);
   const states = [...new Set(ratings.map((row) => row.state).filter((state) => state !== null))];
   const edge = await cutoffs(states);
+  const figures = await figuresInEffect(db);
   const today = indianToday();
   const byDriver = new Map<string, CheckRow[]>();
   for (const row of rows) byDriver.set(row.driverId, [...(byDriver.get(row.driverId) ?? []), row]);
@@ -117,7 +119,11 @@ export async function findChecksOfDrivers(
         driver.average !== null &&
         cutoff !== undefined &&
         Number(driver.average) <= cutoff;
-      return [driver.id, checkStatuses(byDriver.get(driver.id) ?? [], { lowestRated: lowest, today })];
+      const own = driver.state ? figures.get(driver.state as State)?.figures : undefined;
+      return [
+        driver.id,
+        checkStatuses(byDriver.get(driver.id) ?? [], { lowestRated: lowest, today, figures: own }),
+      ];
     }),
   );
 }

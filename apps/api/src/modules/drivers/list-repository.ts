@@ -32,6 +32,7 @@ import {
   withMandatoryDocuments,
   type MandatoryDocuments,
 } from '../compliance/status';
+import { figuresByStateJson, figuresInEffect } from '../fare-rules/figures';
 import { type ScopeCaller, driverScope, driverScopeCount } from '../../lib/scope';
 import { driverBaseColumns, franchise, franchiseName, toDriver, type DriverPageRow } from './repository';
 
@@ -66,6 +67,8 @@ type DriverListValues = {
   pattern?: string;
   /** Today in India, for the compliance filter. */
   today?: string;
+  /** Each state's figures of the checks, as JSON, for the compliance filter. */
+  figures?: string;
   /** The cursor's key, part by part. */
   k0?: unknown;
   k1?: unknown;
@@ -131,7 +134,7 @@ function driverListQueries(
     // the lowered pattern: ILIKE folds both sides again, a sixth more of the search's time.
     conditions.push(sql`${drivers.searchText} like '%' || lower(${values.pattern}) || '%'`);
   }
-  if (plan.compliance) conditions.push(complianceCondition(plan.compliance, values.today));
+  if (plan.compliance) conditions.push(complianceCondition(plan.compliance, values.today, values.figures));
   const filter = and(...conditions);
   const { sort } = plan;
   const parts = driverKey(drivers, sort.field);
@@ -316,6 +319,8 @@ function selectDealerPage(
 export async function findDrivers(db: Db, caller: ScopeCaller, options: DriverListOptions) {
   refuseNul('q', options.q);
   const plan = driverListPlan(caller, options);
+  const figures = await figuresInEffect(db);
+  if (options.compliance) plan.values.figures = await figuresByStateJson(db);
   const { withDocuments, fields, total, beyondCount, beyondCountFields } = driverListShapes(
     plan.shapeName,
     plan.values,
@@ -343,10 +348,10 @@ export async function findDrivers(db: Db, caller: ScopeCaller, options: DriverLi
     ));
   }
   const { shown, nextCursor } = sortedPage(rows, options.limit, plan.sort, withTotal({}, listTotal));
-  const complianceOfRow = complianceReader();
+  const complianceOfRow = complianceReader(figures);
   const withCompliance = shown.map((row) => ({
     ...toDriver(row),
-    compliance: complianceOfRow(row.documents),
+    compliance: complianceOfRow(row.documents, row.state),
   }));
   return { drivers: withCompliance, nextCursor, ...listTotal };
 }

@@ -17,6 +17,12 @@ import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { registerCsvExport } from '../../plugins/csv-export';
 import { findFareReport } from './report';
+import { findComplianceFigures, saveComplianceFigures } from './figures';
+import {
+  complianceFiguresResponseSchema,
+  putComplianceFiguresBodySchema,
+  stateComplianceFiguresResponseSchema,
+} from '@bmet/shared/schemas/compliance-figures';
 import { findFareRules, saveFareRules } from './repository';
 
 export type FareRuleRoutesOptions = { db: Db };
@@ -58,6 +64,43 @@ export const fareRuleRoutes: FastifyPluginAsyncZod<FareRuleRoutesOptions> = asyn
     },
     async (request) => ({
       data: await saveFareRules(db, actorOf(request), request.params.state, request.body),
+    }),
+  );
+
+  app.get(
+    '/compliance-figures',
+    {
+      config: { access: ['fare-rules', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Every state’s figures of the driver checks and vehicles, today and saved for later',
+        description:
+          'Induction hours, refresher months, the share of drivers due remedial training, health and ' +
+          'term cover, and the vehicles’ age limit; `effectiveFrom` null where a state keeps the ' +
+          'guidelines’ defaults.',
+        response: { 200: complianceFiguresResponseSchema, ...errors },
+      },
+    },
+    async () => ({ data: await findComplianceFigures(db) }),
+  );
+
+  app.put(
+    '/compliance-figures/:state',
+    {
+      config: { access: ['fare-rules', 'update'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Save a state’s figures of the driver checks and vehicles, from a day on',
+        description:
+          'A new version, in effect from `effectiveFrom` (India’s date) until a later one; the checks, ' +
+          'compliance and the vehicles of drivers of the state are judged by it from that day. Audited.',
+        params: fareRulesParamsSchema,
+        body: putComplianceFiguresBodySchema,
+        response: { 200: stateComplianceFiguresResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({
+      data: await saveComplianceFigures(db, actorOf(request), request.params.state, request.body),
     }),
   );
 

@@ -15,7 +15,6 @@ import type {
 import {
   FUELS,
   VEHICLE_OWNERS,
-  VEHICLE_RULES,
   normaliseRegistration,
   type Fuel,
   type VehicleOwner,
@@ -43,6 +42,8 @@ import {
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { actorOf, lockDriver } from '../drivers/repository';
+import { figuresByStateJson, figuresInEffect } from '../fare-rules/figures';
+import { COMPLIANCE_FIGURE_DEFAULTS } from '@bmet/shared/driver-check-rules';
 
 /**
  * Vehicles (decision 029): in the scope of the franchise they work for, as drivers are. The driver
@@ -87,17 +88,25 @@ function wholeYears(from: string, to: string): number {
 /** The day a vehicle's age counts from: its first registration, else 1 January of its model year. */
 const ageStart = sql`coalesce(${vehicles.firstRegisteredOn}, make_date(${vehicles.year}, 1, 1))`;
 
-/** Vehicles older than the guidelines allow on a day, as a condition (the compliance filter). */
-function overAge(today: string): SQL {
-  return sql`${ageStart} < (${today}::date - make_interval(years => ${VEHICLE_RULES.maxAgeYears}))`;
+/**
+ * Vehicles older than their state allows on a day, as a condition (the compliance filter);
+ * `figures` is each state's figures as JSON (figuresByStateJson).
+ */
+function overAge(today: string, figures: string): SQL {
+  const years = sql`coalesce((${figures}::jsonb -> ${vehicles.state} ->> 'vehicleMaxAgeYears')::int, ${COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears}::int)`;
+  return sql`${ageStart} < (${today}::date - make_interval(years => ${years}))`;
 }
 
-export function toVehicle(row: VehicleRow, today = indianToday()): Vehicle {
+export function toVehicle(
+  row: VehicleRow,
+  today: string,
+  maxAgeYears: number = COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears,
+): Vehicle {
   const from = row.firstRegisteredOn ?? (row.year ? `${row.year}-01-01` : null);
   const ageYears = from ? Math.max(0, wholeYears(from, today)) : null;
   const problems: VehicleProblem[] = [];
   // Older than the limit: the limit's years after the start have passed.
-  if (from && `${Number(from.slice(0, 4)) + VEHICLE_RULES.maxAgeYears}${from.slice(4)}` < today) {
+  if (from && `${Number(from.slice(0, 4)) + maxAgeYears}${from.slice(4)}` < today) {
     problems.push('over_age');
   }
   return {
@@ -113,6 +122,10 @@ export function toVehicle(row: VehicleRow, today = indianToday()): Vehicle {
     updatedAt: row.updatedAt.toISOString(),
   };
 }
+
+/** The age limit of a vehicle's state today. */
+const maxAgeOf = (figures: Awaited<ReturnType<typeof figuresInEffect>>, state: string | null) =>
+  figures.get(state as State)?.figures.vehicleMaxAgeYears ?? COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears;
 
 function selectVehicles(db: DbExecutor) {
   return db
@@ -146,6 +159,8 @@ export async function findVehicles(db: Db, caller: ScopeCaller, options: Vehicle
   const key = vehicleKey(sort.field);
   const after = options.cursor ? decodeSortedCursor(options.cursor, sort, key) : null;
   const today = indianToday();
+  const figures = await figuresInEffect(db);
+  const figuresJson = options.compliance ? await figuresByStateJson(db) : '{}';
   const number = options.q ? normaliseRegistration(options.q) : '';
   const search = options.q
     ? or(
@@ -158,8 +173,8 @@ export async function findVehicles(db: Db, caller: ScopeCaller, options: Vehicle
     vehicleScope(caller),
     search,
     options.driverId ? eq(vehicles.driverId, options.driverId) : undefined,
-    options.compliance === 'not_compliant' ? overAge(today) : undefined,
-    options.compliance === 'compliant' ? sql`not coalesce(${overAge(today)}, false)` : undefined,
+    options.compliance === 'not_compliant' ? overAge(today, figuresJson) : undefined,
+    options.compliance === 'compliant' ? sql`not coalesce(${overAge(today, figuresJson)}, false)` : undefined,
   );
   const page = db
     .select({ ...columns, sortKey: keyColumn(key) })
@@ -177,7 +192,9 @@ export async function findVehicles(db: Db, caller: ScopeCaller, options: Vehicle
   });
   const { shown, nextCursor } = sortedPage(found, options.limit, sort, withTotal({}, listTotal));
   return {
-    vehicles: shown.map(({ sortKey: _sortKey, ...row }) => toVehicle(row, today)),
+    vehicles: shown.map(({ sortKey: _sortKey, ...row }) =>
+      toVehicle(row, today, maxAgeOf(figures, row.state)),
+    ),
     nextCursor,
     ...listTotal,
   };
@@ -210,8 +227,9 @@ export async function findVehicle(db: DbExecutor, caller: ScopeCaller, id: strin
     .where(eq(vehicleAssignments.vehicleId, id))
     .orderBy(desc(vehicleAssignments.since), desc(vehicleAssignments.id))
     .limit(VEHICLE_ASSIGNMENTS_LIMIT);
+  const figures = await figuresInEffect(db);
   return {
-    ...toVehicle(row),
+    ...toVehicle(row, indianToday(), maxAgeOf(figures, row.state)),
     assignments: assignments.map((assignment): VehicleAssignment => ({
       ...assignment,
       since: assignment.since.toISOString(),

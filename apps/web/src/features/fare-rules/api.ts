@@ -7,6 +7,12 @@ import type {
   StateFareRules,
   stateFareRulesResponseSchema,
 } from '@bmet/shared/schemas/fare-rule';
+import type {
+  complianceFiguresResponseSchema,
+  PutComplianceFiguresBody,
+  StateComplianceFigures,
+  stateComplianceFiguresResponseSchema,
+} from '@bmet/shared/schemas/compliance-figures';
 import { apiRequest } from '../../lib/api-client';
 
 export const fareRuleKeys = {
@@ -52,5 +58,33 @@ export function useFareReport(month: string) {
       apiRequest<typeof fareReportResponseSchema>('GET', `/fare-rules/report?month=${month}`, {
         signal,
       }).then((r) => r.data),
+  });
+}
+
+/** Every state's figures of the driver checks and vehicles, today and saved for later days. */
+export function useComplianceFigures() {
+  return useQuery({
+    queryKey: [...fareRuleKeys.all, 'figures'],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof complianceFiguresResponseSchema>('GET', '/compliance-figures', { signal }).then(
+        (r) => r.data,
+      ),
+  });
+}
+
+/** Saves a state's figures from a day on; the answer replaces its entry. */
+export function useSaveComplianceFigures(state: State) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutComplianceFiguresBody) =>
+      apiRequest<typeof stateComplianceFiguresResponseSchema>(
+        'PUT',
+        `/compliance-figures/${encodeURIComponent(state)}`,
+        { body },
+      ).then((r) => r.data),
+    onSuccess: (entry) =>
+      client.setQueryData<StateComplianceFigures[]>([...fareRuleKeys.all, 'figures'], (all) =>
+        all?.map((other) => (other.state === entry.state ? entry : other)),
+      ),
   });
 }

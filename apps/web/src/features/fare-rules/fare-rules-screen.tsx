@@ -20,6 +20,9 @@ const MONTH = /^\d{4}-(0[1-9]|1[0-2])$/;
 // as the screen opens, it keeps the screen's first load small.
 const loadForm = () => import('./rules-form');
 const RulesForm = lazy(() => loadForm().then((module) => ({ default: module.RulesForm })));
+const FiguresSection = lazy(() =>
+  import('./figures-section').then((module) => ({ default: module.FiguresSection })),
+);
 
 /** The state's rules: in effect today, scheduled, and the form that changes them. */
 function StateRules({ state }: { state: State }) {
@@ -50,6 +53,11 @@ function StateRules({ state }: { state: State }) {
       <Section title={m.fareRulesEditTitle({ state: name })}>
         <Suspense fallback={<ListLoader label={m.fareRulesLoading()} />}>
           <RulesForm key={`${state}:${start?.load ?? 0}`} entry={entry} start={start?.rules} />
+        </Suspense>
+      </Section>
+      <Section title={m.figuresTitle({ state: name })}>
+        <Suspense fallback={<ListLoader label={m.fareRulesLoading()} />}>
+          <FiguresSection state={state} />
         </Suspense>
       </Section>
     </>
