@@ -35,7 +35,11 @@ const driver = {
   positionAt: '2026-11-27T06:30:00.000Z',
   createdAt: '2026-01-02T03:04:05.000Z',
   deletedAt: null,
-  compliance: { compliant: false, problems: [{ document: 'aadharCard', problem: 'missing' }] },
+  compliance: {
+    compliant: false,
+    problems: [{ document: 'aadharCard', problem: 'missing' }],
+    checks: [{ check: 'police_verification', problem: 'expired' }],
+  },
 };
 
 describe('answers written through their response schema', () => {

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { DOCUMENT_KEYS, DOCUMENT_STATUSES } from '../constants';
+import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
 import { m } from '../paraglide/messages.js';
 import { COMPLIANCE_SORTS, sortShape } from './sort';
 
 /**
- * GET /api/compliance: `within=0` lists the expired documents, `within=N` those expiring from today
- * to N days on (both in India), soonest first; `status=submitted` the documents awaiting review,
- * oldest upload first.
+ * GET /api/compliance: `within=0` lists the expired documents and checks, `within=N` those expiring
+ * from today to N days on (both in India), soonest first; `status=submitted` the documents awaiting
+ * review, oldest upload first.
  */
 export const complianceQuerySchema = z.object({
   within: z.coerce
@@ -25,10 +26,12 @@ export type ComplianceQuery = z.input<typeof complianceQuerySchema>;
 export const complianceEntrySchema = z.object({
   driverId: z.uuid(),
   driverName: z.string(),
-  document: z.enum(DOCUMENT_KEYS),
-  /** The document's name in the caller's language. */
+  /** The document's key, or (in the expiry views) the kind of a check that lapses on a date. */
+  document: z.enum([...DOCUMENT_KEYS, ...DRIVER_CHECK_KINDS]),
+  /** The document's or the check's name in the caller's language. */
   label: z.string(),
-  status: z.enum(DOCUMENT_STATUSES),
+  /** The document's review status; null for a check (in force: passed, or cover held). */
+  status: z.enum(DOCUMENT_STATUSES).nullable(),
   expiresOn: z.string().nullable(),
   uploadedAt: z.string().nullable(),
 });

@@ -210,6 +210,60 @@ describe('document expiry and compliance', () => {
     });
   });
 
+  it('lists the checks that lapse beside the documents, and counts them', async () => {
+    const { b1 } = w.drivers;
+    const summary = async () =>
+      (await getAs(t, w.dealerB, '/api/compliance/summary')).json<{ data: ComplianceSummary }>().data;
+    const before = await summary();
+    const put = async (kind: string, body: Record<string, unknown>) => {
+      const response = await t.app.inject({
+        method: 'PUT',
+        url: `/api/drivers/driver/${b1.id}/checks/${kind}`,
+        headers: w.dealerB.headers,
+        payload: body,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    await put('health_insurance', { doneOn: day(-300), reference: 'HI', amount: 500_000, expiresOn: day(3) });
+    await put('police_verification', {
+      doneOn: day(-400),
+      reference: 'PV',
+      result: 'passed',
+      expiresOn: day(-2),
+    });
+    // A failed check is not in force: nothing of it lapses.
+    await put('medical_fitness', { doneOn: day(-20), reference: 'MED', result: 'failed', expiresOn: day(2) });
+
+    const ofB1 = (entries: ComplianceEntry[]) =>
+      entries
+        .filter((entry) => entry.driverId === b1.id)
+        .map((entry) => [entry.document, entry.label, entry.status, entry.expiresOn]);
+    expect(ofB1(await list(w.dealerB, 'within=7&limit=200'))).toEqual([
+      ['health_insurance', 'Health insurance', null, day(3)],
+    ]);
+    expect(ofB1(await list(w.dealerB, 'within=0&limit=200'))).toEqual([
+      ['rcCertificate', 'RC Certificate', 'approved', day(-10)],
+      ['police_verification', 'Police verification', null, day(-2)],
+    ]);
+    // Paged one at a time, the documents and checks come in one order.
+    const first = (await getAs(t, w.dealerB, '/api/compliance?within=0&limit=1')).json<Page>();
+    const rest = await list(w.dealerB, `within=0&limit=200&cursor=${first.nextCursor}`);
+    expect([...first.data, ...rest].filter((entry) => entry.driverId === b1.id)).toHaveLength(2);
+    expect(await list(w.dealerA, 'within=7&limit=200')).not.toContainEqual(
+      expect.objectContaining({ driverId: b1.id }),
+    );
+    expect(await summary()).toEqual({
+      ...before,
+      expired: before.expired + 1,
+      within7: before.within7 + 1,
+      within30: before.within30 + 1,
+    });
+    const csv = await fetchCsv(t, '/api/compliance/export.csv?within=0', w.dealerB.headers);
+    expect(csv.rows.find((row) => row.Document === 'Police verification')).toMatchObject({
+      Status: 'Check in force',
+    });
+  });
+
   it('takes an expiry at review: required and not past for an approval, only for documents that expire', async () => {
     const { a2 } = w.drivers;
     const permit = await review(w.admin, a2.id, 'vehiclePermit', { status: 'approved' });

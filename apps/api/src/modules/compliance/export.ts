@@ -15,7 +15,10 @@ function complianceColumns(): CsvColumn<ComplianceEntry>[] {
   return [
     { header: m.complianceColumnDriver(), value: (entry) => entry.driverName },
     { header: m.complianceColumnDocument(), value: (entry) => entry.label },
-    { header: m.complianceColumnStatus(), value: (entry) => documentStatusLabel(entry.status) },
+    {
+      header: m.complianceColumnStatus(),
+      value: (entry) => (entry.status ? documentStatusLabel(entry.status) : m.complianceCheckInForce()),
+    },
     { header: m.complianceColumnExpiresOn(), value: (entry) => calendarDay(entry.expiresOn) },
     {
       header: m.complianceColumnUploaded(),

@@ -2,6 +2,8 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DocumentKey } from '@bmet/shared/constants';
 import { documentLabel } from '@bmet/shared/labels';
+import { CHECK_KIND_LABELS } from '@bmet/shared/check-labels';
+import { DRIVER_CHECK_KINDS, type DriverCheckKind } from '@bmet/shared/driver-check-rules';
 import type {
   ComplianceEntry,
   ComplianceSummary,
@@ -62,7 +64,96 @@ function expiryWindow(today: string, within: number): SQL {
 
 const awaitingReview = sql`${driverDocuments.status} = 'submitted'`;
 
-/** A page of the documents a compliance view lists, in the caller's scope. */
+/**
+ * The checks that lapse on a date (police verification, fitness, insurance) in an expiry window,
+ * beside the documents: a failed check is not listed (it is not in force).
+ */
+function checkExpiryWindow(today: string, within: number): SQL {
+  const inForce = sql`c.expires_on is not null and (c.result is null or c.result = 'passed')`;
+  return within === 0
+    ? sql`${inForce} and c.expires_on < ${today}::date`
+    : sql`${inForce} and c.expires_on >= ${today}::date and c.expires_on <= ${plusDays(today, within)}`;
+}
+
+const isCheckKind = (key: string): key is DriverCheckKind =>
+  (DRIVER_CHECK_KINDS as readonly string[]).includes(key);
+
+/**
+ * An expiry view: the documents and the checks whose expiry falls in its window, in one order
+ * (the key's tail is the driver and the document's key or the check's kind, never the same).
+ */
+async function findExpiring(
+  db: Db,
+  caller: ScopeCaller,
+  query: ComplianceQuery,
+  today: string,
+): Promise<{ entries: ComplianceEntry[]; nextCursor: string | null }> {
+  const sort = { field: query.sort ?? 'expiresOn', order: query.order ?? 'asc' } as const;
+  const tail: KeyPart[] = [
+    { expression: sql`items.driver_id`, type: 'uuid' },
+    { expression: sql`items.key`, type: 'text' },
+  ];
+  const first: Record<ComplianceSort, KeyPart> = {
+    driverName: { expression: sql`${drivers.name}`, type: 'text' },
+    uploadedAt: { expression: sql`coalesce(items.uploaded_at, 'epoch'::timestamptz)`, type: 'timestamptz' },
+    expiresOn: { expression: sql`items.expires_on`, type: 'date' },
+  };
+  const parts = [first[sort.field], ...tail];
+  const conditions: SQL[] = [driverScope(caller)];
+  if (query.cursor)
+    conditions.push(afterKey(parts, sort.order, decodeSortedCursor(query.cursor, sort, parts).k));
+  const rows = rowsOf(
+    await db.execute(sql`
+      select items.driver_id, ${drivers.name} as driver_name, items.key, items.status,
+        items.expires_on::text as expires_on,
+        to_char(items.uploaded_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as uploaded_at,
+        ${keyColumn(parts)} as sort_key
+      from (
+        select ${driverDocuments.driverId} as driver_id, ${driverDocuments.key} as key,
+          ${driverDocuments.status}::text as status, ${driverDocuments.expiresOn} as expires_on,
+          ${driverDocuments.uploadedAt} as uploaded_at
+        from ${driverDocuments} where ${expiryWindow(today, query.within)}
+        union all
+        select c.driver_id, c.kind, null, c.expires_on, null::timestamptz
+        from driver_checks c where ${checkExpiryWindow(today, query.within)}
+      ) items
+      join ${drivers} on ${drivers.id} = items.driver_id
+      where ${and(...conditions)}
+      order by ${sql.join(orderByKey(parts, sort.order), sql`, `)}
+      limit ${query.limit + 1}`),
+  ).map((row: Record<string, unknown>) => ({
+    row,
+    sortKey: (typeof row.sort_key === 'string' ? JSON.parse(row.sort_key) : row.sort_key) as unknown[],
+  }));
+  const { shown, nextCursor } = sortedPage(rows, query.limit, sort);
+  return {
+    nextCursor,
+    entries: shown.map(({ row }) => {
+      const key = String(row.key);
+      return isCheckKind(key)
+        ? {
+            driverId: String(row.driver_id),
+            driverName: String(row.driver_name),
+            document: key,
+            label: CHECK_KIND_LABELS[key](),
+            status: null,
+            expiresOn: row.expires_on === null ? null : String(row.expires_on),
+            uploadedAt: null,
+          }
+        : {
+            driverId: String(row.driver_id),
+            driverName: String(row.driver_name),
+            document: key as DocumentKey,
+            label: documentLabel(key as DocumentKey),
+            status: row.status as ComplianceEntry['status'],
+            expiresOn: row.expires_on === null ? null : String(row.expires_on),
+            uploadedAt: row.uploaded_at === null ? null : String(row.uploaded_at),
+          };
+    }),
+  };
+}
+
+/** A page of what a compliance view lists, in the caller's scope: documents, and checks that lapse. */
 export async function findComplianceEntries(
   db: Db,
   caller: ScopeCaller,
@@ -70,6 +161,7 @@ export async function findComplianceEntries(
 ): Promise<{ entries: ComplianceEntry[]; nextCursor: string | null }> {
   const today = indianToday();
   const reviewView = query.status === 'submitted';
+  if (!reviewView) return findExpiring(db, caller, query, today);
   const conditions: SQL[] = [
     driverScope(caller),
     reviewView ? awaitingReview : expiryWindow(today, query.within),
@@ -131,11 +223,22 @@ export async function complianceSummary(db: Db, caller: ScopeCaller): Promise<Co
         and (${driverDocuments.status} = 'submitted'
           or (${driverDocuments.status} = 'approved' and ${driverDocuments.expiresOn} <= ${plusDays(today, 30)}))`),
   );
+  // The checks that lapse, counted in the expiry views beside the documents.
+  const [checks] = rowsOf(
+    await db.execute(sql`
+      select ${count(checkExpiryWindow(today, 0))} as expired,
+        ${count(checkExpiryWindow(today, 1))} as within1,
+        ${count(checkExpiryWindow(today, 7))} as within7,
+        ${count(checkExpiryWindow(today, 30))} as within30
+      from driver_checks c join ${drivers} on ${drivers.id} = c.driver_id
+      where ${driverScope(caller)} and c.expires_on <= ${plusDays(today, 30)}`),
+  );
+  const both = (name: string) => Number(row?.[name] ?? 0) + Number(checks?.[name] ?? 0);
   return {
-    expired: Number(row?.expired ?? 0),
-    within1: Number(row?.within1 ?? 0),
-    within7: Number(row?.within7 ?? 0),
-    within30: Number(row?.within30 ?? 0),
+    expired: both('expired'),
+    within1: both('within1'),
+    within7: both('within7'),
+    within30: both('within30'),
     awaitingReview: Number(row?.awaiting_review ?? 0),
   };
 }

@@ -109,7 +109,9 @@ function EntryRow({ entry, review }: { entry: ComplianceEntry; review: boolean }
         </Anchor>
       </Cell>
       <Cell label={m.complianceColumnDocument()}>{entry.label}</Cell>
-      <Cell label={m.complianceColumnStatus()}>{documentStatusLabel(entry.status)}</Cell>
+      <Cell label={m.complianceColumnStatus()}>
+        {entry.status ? documentStatusLabel(entry.status) : m.complianceCheckInForce()}
+      </Cell>
       {review ? (
         <Cell label={m.complianceColumnUploaded()}>
           {entry.uploadedAt ? formatDateTime(entry.uploadedAt) : '-'}
