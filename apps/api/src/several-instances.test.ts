@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findTestRedis } from '../test/redis';
 import { freePort } from './lib/free-port';
 import { openLocationStream } from '../test/location-support';
+import { startFirebaseServer, type FirebaseJson } from '../test/firebase-server';
 
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'two-instances-demo-password';
@@ -51,10 +52,11 @@ describe.skipIf(Boolean(skip))(
       for (const folder of folders) rmSync(folder, { recursive: true, force: true });
       if (!admin) return;
       await admin`drop database if exists ${admin(name)} with (force)`;
+      await admin`drop database if exists ${admin(`${name}_link`)} with (force)`;
       await admin.end({ timeout: 5 });
     });
 
-    async function start(databaseUrl: string): Promise<Instance> {
+    async function start(databaseUrl: string, extra: Record<string, string> = {}): Promise<Instance> {
       const port = await freePort();
       const dataDir = mkdtempSync(join(tmpdir(), 'bmet-two-'));
       folders.push(dataDir);
@@ -73,6 +75,7 @@ describe.skipIf(Boolean(skip))(
           RATE_LIMIT_PER_MINUTE: String(LIMIT),
           LOG_PRETTY: 'false',
           LOG_LEVEL: 'warn',
+          ...extra,
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -82,6 +85,24 @@ describe.skipIf(Boolean(skip))(
       const instance = { child, port, baseUrl: `http://127.0.0.1:${port}`, output: () => output };
       instances.push(instance);
       return instance;
+    }
+
+    /** A JSON GET from a chosen loopback address (the rate limits count per client address). */
+    function getJsonFrom(address: string, port: number, path: string, headers: Record<string, string> = {}) {
+      return new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const request = httpRequest(
+          { host: '127.0.0.1', port, path, localAddress: address, headers },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            response.on('end', () =>
+              resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null }),
+            );
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
     }
 
     async function ready(instance: Instance): Promise<void> {
@@ -169,5 +190,94 @@ describe.skipIf(Boolean(skip))(
       expect(await getFrom('127.0.0.9', a.port, '/api/health')).toBe(429);
       expect(await getFrom('127.0.0.9', b.port, '/api/health')).toBe(429);
     }, 240_000);
+
+    it('follow the apps’ Firebase database one at a time, and take over from one killed', async () => {
+      const linkDb = `${name}_link`;
+      await admin!`drop database if exists ${admin!(linkDb)} with (force)`;
+      await admin!`create database ${admin!(linkDb)}`;
+      const address = new URL(url!);
+      address.pathname = `/${linkDb}`;
+      const firebase = await startFirebaseServer({
+        data: { customer: { cust2i: { name: 'Meena Two', phoneNumber: '9000000022' } } },
+      });
+      const booking = (title: string): FirebaseJson => ({
+        title,
+        body: 'Please Pickup me',
+        phoneNumber: '9000000022',
+        id: 'cust2i',
+        car: 'auto',
+        date: '2026-11-29 10:00:00.000000',
+        price: '80',
+        distance: '3',
+        'pick-up': { location: 'Depot', lat: 10.0, long: 76.3 },
+        destination: { location: 'Market', lat: 10.02, long: 76.31 },
+        tripStarted: false,
+        isFinished: false,
+      });
+      // Polled often: a limit the polls cannot reach.
+      const extra = { FIREBASE_DATABASE_URL: firebase.url, RATE_LIMIT_PER_MINUTE: '100000' };
+      const both = await Promise.all([start(address.toString(), extra), start(address.toString(), extra)]);
+      await Promise.all(both.map(ready));
+      // The lease (one row) names the instance that follows, by its process id; the other waits.
+      const linkDatabase = postgres(address.toString(), { max: 1, onnotice: () => {} });
+      const holderPid = async () => {
+        const rows =
+          await linkDatabase`select holder from firebase_link_lease where expires_at > now()`.catch(() => []);
+        return rows.length === 1 ? Number(String(rows[0]!.holder).split(' ')[1]) : null;
+      };
+      let pid: number | null = null;
+      for (const until = Date.now() + 60_000; Date.now() < until && pid === null;) {
+        pid = await holderPid();
+        if (pid === null) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      const leader = both.find((instance) => instance.child.pid === pid);
+      const other = both.find((instance) => instance.child.pid !== pid)!;
+      expect(leader, `the lease holder ${pid} is one of the two instances`).toBeDefined();
+
+      const signIn = await fetch(`${other.baseUrl}/api/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@bookmyetaxi.test', password: PASSWORD, role: 'admin' }),
+      });
+      const token = ((await signIn.json()) as { data: { idToken: string } }).data.idToken;
+      const titles = async (instance: Instance) => {
+        const answer = await getJsonFrom('127.0.0.4', instance.port, '/api/trips?q=Twoinst&limit=50', {
+          authorization: `Bearer ${token}`,
+        });
+        return Object.values((answer.body as { data: Record<string, { title: string }> }).data)
+          .map((trip) => trip.title)
+          .sort();
+      };
+      const waitForTitles = async (instance: Instance, wanted: string[], ms: number) => {
+        let found: string[] = [];
+        for (const until = Date.now() + ms; Date.now() < until;) {
+          found = await titles(instance);
+          if (found.length >= wanted.length) break;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+        }
+        return found;
+      };
+
+      // A booking while the leader follows: written once, read on either instance.
+      firebase.tree.set(`trips/${firebase.pushId()}`, booking('Twoinst Rider One'));
+      expect(await waitForTitles(other, ['Twoinst Rider One'], 30_000)).toEqual(['Twoinst Rider One']);
+
+      // The leader dies without a word; a booking made meanwhile is brought in by the other, which
+      // takes over when the dead one's lease runs out (30 s) and catches up.
+      leader!.child.kill('SIGKILL');
+      firebase.tree.set(`trips/${firebase.pushId()}`, booking('Twoinst Rider Two'));
+      const took = Date.now();
+      expect(await waitForTitles(other, ['Twoinst Rider One', 'Twoinst Rider Two'], 90_000)).toEqual([
+        'Twoinst Rider One',
+        'Twoinst Rider Two',
+      ]);
+      expect(await holderPid()).toBe(other.child.pid);
+      // Within the lease and a catch-up, not a minute later.
+      expect(Date.now() - took).toBeLessThan(60_000);
+      await linkDatabase.end({ timeout: 5 });
+      for (const instance of both) instance.child.kill('SIGKILL');
+      await firebase.close();
+      await admin!`drop database if exists ${admin!(linkDb)} with (force)`;
+    }, 300_000);
   },
 );
