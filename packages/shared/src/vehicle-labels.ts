@@ -20,10 +20,16 @@ export function vehicleOwnerLabel(owner: VehicleOwner): string {
   return owner === 'driver' ? m.vehicleOwnerDriver() : m.vehicleOwnerCompany();
 }
 
-/** Why a vehicle is not compliant, on screen. */
-export function vehicleProblemLabel(problem: VehicleProblem): string {
+/** Why a vehicle is not compliant, on screen, with its state's age limit. */
+export function vehicleProblemLabel(problem: VehicleProblem, vehicle: { ageLimitYears: number }): string {
   switch (problem) {
     case 'over_age':
-      return m.vehicleProblemOverAge();
+      return m.vehicleProblemOverAge({ years: vehicle.ageLimitYears });
   }
 }
+
+/** Every reason a vehicle is not compliant, in words. */
+export const vehicleReasons = (vehicle: {
+  compliance: { problems: VehicleProblem[] };
+  ageLimitYears: number;
+}) => vehicle.compliance.problems.map((problem) => vehicleProblemLabel(problem, vehicle));

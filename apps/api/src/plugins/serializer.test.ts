@@ -39,6 +39,7 @@ const driver = {
     compliant: false,
     problems: [{ document: 'aadharCard', problem: 'missing' }],
     checks: [{ check: 'police_verification', problem: 'expired' }],
+    vehicle: [{ problem: 'over_age', ageLimitYears: 8 }],
   },
 };
 

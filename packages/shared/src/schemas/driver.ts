@@ -5,6 +5,7 @@ import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constant
 import { envelope, listTotalShape, momentSchema } from './common';
 import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
 import { CHECK_PROBLEMS } from '../check-status';
+import { VEHICLE_PROBLEMS } from '../vehicle-rules';
 
 /** A point on the map; the driver app's field names. */
 export const positionSchema = z.object({
@@ -40,6 +41,8 @@ export const complianceSchema = z.object({
   compliant: z.boolean(),
   problems: z.array(complianceProblemSchema),
   checks: z.array(complianceCheckProblemSchema),
+  /** The vehicle the driver drives now, past its state's age limit. */
+  vehicle: z.array(z.object({ problem: z.enum(VEHICLE_PROBLEMS), ageLimitYears: z.number().int() })),
 });
 export type Compliance = z.infer<typeof complianceSchema>;
 

@@ -33,6 +33,8 @@ export const vehicleSchema = z.object({
   /** Whole years since first registration, else since the model year (`ageFrom` says which). */
   ageYears: z.number().int().nullable(),
   ageFrom: z.enum(['first_registration', 'model_year']).nullable(),
+  /** The age limit of the vehicle's state today (8 years unless the state notified another). */
+  ageLimitYears: z.number().int(),
   compliance: z.object({ compliant: z.boolean(), problems: z.array(z.enum(VEHICLE_PROBLEMS)) }),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -121,7 +121,7 @@ describe('document expiry and compliance', () => {
     const page = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}`);
     const drivers = Object.values(page.json<{ data: Record<string, Driver> }>().data);
     const byId = new Map(drivers.map((driver) => [driver.id, driver]));
-    expect(byId.get(a1.id)!.compliance).toEqual({ compliant: true, problems: [], checks: [] });
+    expect(byId.get(a1.id)!.compliance).toEqual({ compliant: true, problems: [], checks: [], vehicle: [] });
     expect(byId.get(a2.id)!.compliance).toEqual({
       compliant: false,
       problems: [
@@ -129,6 +129,7 @@ describe('document expiry and compliance', () => {
         { document: 'vehiclePermit', problem: 'expired' },
       ],
       checks: [],
+      vehicle: [],
     });
     const notCompliant = await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}&compliance=not_compliant`);
     expect(Object.keys(notCompliant.json<{ data: object }>().data)).toEqual([a2.id]);
@@ -183,6 +184,7 @@ describe('document expiry and compliance', () => {
         { check: 'police_verification', problem: 'expired' },
         { check: 'health_insurance', problem: 'insufficient' },
       ],
+      vehicle: [],
     });
     expect((await listed('&compliance=not_compliant')).map((driver) => driver.id)).toContain(a1.id);
     expect((await listed('&compliance=compliant')).map((driver) => driver.id)).not.toContain(a1.id);
@@ -207,7 +209,40 @@ describe('document expiry and compliance', () => {
       compliant: true,
       problems: [],
       checks: [],
+      vehicle: [],
     });
+  });
+
+  it('counts a vehicle past its age limit against the driver who drives it', async () => {
+    const { a1 } = w.drivers;
+    const vehicles = await getAs(t, w.dealerA, `/api/vehicles?driverId=${a1.id}`);
+    const [vehicle] = Object.values(vehicles.json<{ data: Record<string, { id: string }> }>().data);
+    const patch = (firstRegisteredOn: string | null) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/vehicles/${vehicle!.id}`,
+        headers: w.dealerA.headers,
+        payload: { firstRegisteredOn },
+      });
+    const listed = async (query = '') =>
+      Object.values(
+        (await getAs(t, w.dealerA, `/api/city_dealer?q=${w.tag}${query}`)).json<{
+          data: Record<string, Driver>;
+        }>().data,
+      );
+    expect((await patch(day(-10 * 366))).statusCode).toBe(200);
+    const mine = (await listed()).find((driver) => driver.id === a1.id)!;
+    expect(mine.compliance).toEqual({
+      compliant: false,
+      problems: [],
+      checks: [],
+      vehicle: [{ problem: 'over_age', ageLimitYears: 8 }],
+    });
+    expect((await listed('&compliance=not_compliant')).map((driver) => driver.id)).toContain(a1.id);
+    const detail = await getAs(t, w.dealerA, `/api/drivers/driver/${a1.id}`);
+    expect(detail.json<{ data: Driver }>().data.compliance).toEqual(mine.compliance);
+    expect((await patch(null)).statusCode).toBe(200);
+    expect((await listed('&compliance=compliant')).map((driver) => driver.id)).toContain(a1.id);
   });
 
   it('lists the checks that lapse beside the documents, and counts them', async () => {
@@ -294,6 +329,7 @@ describe('document expiry and compliance', () => {
       compliant: true,
       problems: [],
       checks: [],
+      vehicle: [],
     });
   });
 

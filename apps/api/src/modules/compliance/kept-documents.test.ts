@@ -138,7 +138,7 @@ describe("each driver's mandatory documents, kept by the database", () => {
       (await findDrivers(db, { id: franchise.id, role: 'franchise' }, { limit: 50 })).drivers.find(
         (row) => row.id === driver.id,
       )?.compliance;
-    expect(await listed()).toEqual({ compliant: true, problems: [], checks: [] });
+    expect(await listed()).toEqual({ compliant: true, problems: [], checks: [], vehicle: [] });
     await db
       .update(driverDocuments)
       .set({ status: 'rejected' })
@@ -147,6 +147,7 @@ describe("each driver's mandatory documents, kept by the database", () => {
       compliant: false,
       problems: [{ document: 'vehiclePermit', problem: 'rejected' }],
       checks: [],
+      vehicle: [],
     });
   });
 });

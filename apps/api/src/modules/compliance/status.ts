@@ -8,6 +8,7 @@ import { figuresInEffect } from '../fare-rules/figures';
 import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { anyOf } from '../../db/any-of';
 import { withColumnAround, type BuiltQuery } from '../../db/row-reader';
+import { rowsOf } from '../../db/rows';
 import { driverChecks, driverDocuments, drivers } from '../../db/schema';
 import type { DbExecutor } from '../../db/client';
 import { indianToday } from '../../lib/ist-days';
@@ -59,8 +60,17 @@ export function complianceCondition(
   figures: unknown,
 ): SQL {
   return wanted === 'compliant'
-    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today, figures)})`
-    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today, figures)})`;
+    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today, figures)}
+        and not ${vehicleOverAge(today, figures)})`
+    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today, figures)}
+        or ${vehicleOverAge(today, figures)})`;
+}
+
+/** Whether the vehicle the driver in `drivers` drives now is past its state's age limit. */
+function vehicleOverAge(today: unknown, figures: unknown): SQL {
+  return sql`exists (select 1 from vehicles v where v.driver_id = ${drivers.id}
+    and coalesce(v.first_registered_on, make_date(v.year, 1, 1)) < ${today}::date - make_interval(years =>
+      coalesce((${figures}::jsonb -> v.state ->> 'vehicleMaxAgeYears')::int, ${COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears}::int)))`;
 }
 
 /** What keeps one mandatory document from counting, or null when it is in order. */
@@ -84,6 +94,7 @@ function complianceFrom(
   checks: readonly CheckRecord[],
   today: string,
   figures: ComplianceFigures,
+  vehicle: DriverVehicle | null,
 ): Compliance {
   const problems: ComplianceProblem[] = [];
   for (const document of MANDATORY_DOCUMENTS) {
@@ -95,8 +106,26 @@ function complianceFrom(
     const problem = checkProblemOf(check);
     if (problem) checkProblems.push({ check: check.kind, problem });
   }
-  return { compliant: problems.length === 0 && checkProblems.length === 0, problems, checks: checkProblems };
+  const vehicleProblems: Compliance['vehicle'] = [];
+  if (vehicle?.ageStart) {
+    const limit = vehicle.figures.vehicleMaxAgeYears;
+    if (`${Number(vehicle.ageStart.slice(0, 4)) + limit}${vehicle.ageStart.slice(4)}` < today) {
+      vehicleProblems.push({ problem: 'over_age', ageLimitYears: limit });
+    }
+  }
+  return {
+    compliant: problems.length === 0 && checkProblems.length === 0 && vehicleProblems.length === 0,
+    problems,
+    checks: checkProblems,
+    vehicle: vehicleProblems,
+  };
 }
+
+/** The vehicle a driver drives now, as compliance reads it: the day its age counts from, and its state's figures. */
+type DriverVehicle = { ageStart: string | null; figures: ComplianceFigures };
+
+const figuresOf = (figures: Awaited<ReturnType<typeof figuresInEffect>>, state: string | null | undefined) =>
+  figures.get(state as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
 
 const checkColumns = {
   driverId: driverChecks.driverId,
@@ -141,11 +170,28 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
     .from(drivers)
     .where(sql`${anyOf(drivers.id, driverIds, 'uuid')}`);
   const stateOf = new Map(states.map((row) => [row.id, row.state]));
+  const driven = rowsOf(
+    await db.execute(sql`
+      select driver_id, coalesce(first_registered_on, make_date(year, 1, 1))::text as age_start, state
+      from vehicles where ${anyOf(sql`driver_id`, driverIds, 'uuid')}`),
+  );
   const figures = await figuresInEffect(db);
+  const vehicleOf = new Map(
+    driven.map((row) => [
+      String(row.driver_id),
+      {
+        ageStart: row.age_start === null ? null : String(row.age_start),
+        figures: figuresOf(figures, row.state as string | null),
+      },
+    ]),
+  );
   const today = indianToday();
   for (const id of driverIds) {
-    const own = figures.get(stateOf.get(id) as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
-    result.set(id, complianceFrom(byDriver.get(id), checksOf.get(id) ?? [], today, own));
+    const own = figuresOf(figures, stateOf.get(id));
+    result.set(
+      id,
+      complianceFrom(byDriver.get(id), checksOf.get(id) ?? [], today, own, vehicleOf.get(id) ?? null),
+    );
   }
   return result;
 }
@@ -157,6 +203,7 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
 export type MandatoryDocuments = [
   documents: [key: string, status: string, expiresOn: string | null][] | null,
   checks: [string, string, string | null, number | null, number | null, string | null][] | null,
+  vehicle: [ageStart: string | null, state: string | null] | null,
 ];
 
 /**
@@ -171,7 +218,9 @@ export function withMandatoryDocuments(page: BuiltQuery): BuiltQuery {
     // The checks are few per driver (one row of each kind, found by its index).
     () => `json_build_array((select m.documents from driver_mandatory_documents m where m.driver_id = page.id),
       (select json_agg(json_build_array(c.kind, c.done_on, c.result, c.hours, c.amount, c.expires_on))
-        from driver_checks c where c.driver_id = page.id))`,
+        from driver_checks c where c.driver_id = page.id),
+      (select json_build_array(coalesce(v.first_registered_on, make_date(v.year, 1, 1)), v.state)
+        from vehicles v where v.driver_id = page.id))`,
   );
 }
 
@@ -185,7 +234,9 @@ export function complianceReader(
   const today = indianToday();
   return (value, state) => {
     // The database client may hand json over parsed or as text.
-    const [triples, checks] = (typeof value === 'string' ? JSON.parse(value) : value) as MandatoryDocuments;
+    const [triples, checks, vehicle] = (
+      typeof value === 'string' ? JSON.parse(value) : value
+    ) as MandatoryDocuments;
     const documents = new Map<string, MandatoryDocument>();
     for (const [key, status, expiresOn] of triples ?? []) documents.set(key, { key, status, expiresOn });
     const records = (checks ?? []).map(([kind, doneOn, result, hours, amount, expiresOn]) => ({
@@ -197,7 +248,7 @@ export function complianceReader(
       amount,
       expiresOn,
     }));
-    const own = figures.get(state as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
-    return complianceFrom(documents, records, today, own);
+    const driven = vehicle ? { ageStart: vehicle[0], figures: figuresOf(figures, vehicle[1]) } : null;
+    return complianceFrom(documents, records, today, figuresOf(figures, state), driven);
   };
 }

@@ -62,6 +62,7 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
         compliant: false,
         problems: MANDATORY_DOCUMENTS.map((document) => ({ document, problem: 'missing' })),
         checks: NO_CHECKS,
+        vehicle: [],
       },
     });
     expect(body.data[loose.id]).toMatchObject({ franchiseId: null, franchiseName: null, state: null });

@@ -134,6 +134,7 @@ describe('a state’s figures of the checks and vehicles', () => {
     expect(detail.compliance?.checks).toEqual([{ check: 'induction_training', problem: 'insufficient' }]);
     const old = (await getAs(t, franchise, `/api/vehicles/${vehicleId}`)).json().data as Vehicle;
     expect(old.compliance).toEqual({ compliant: false, problems: ['over_age'] });
+    expect(old.ageLimitYears).toBe(6);
     const notCompliant = (
       await getAs(t, franchise, '/api/vehicles?compliance=not_compliant&limit=200')
     ).json();

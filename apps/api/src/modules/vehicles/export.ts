@@ -3,7 +3,7 @@ import { CAR_TYPES, STATES } from '@bmet/shared/constants';
 import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { vehicleListQuerySchema, type Vehicle } from '@bmet/shared/schemas/vehicle';
-import { fuelLabel, vehicleOwnerLabel, vehicleProblemLabel } from '@bmet/shared/vehicle-labels';
+import { fuelLabel, vehicleOwnerLabel, vehicleReasons } from '@bmet/shared/vehicle-labels';
 import { FUELS, VEHICLE_OWNERS, formatRegistration } from '@bmet/shared/vehicle-rules';
 import type { Db } from '../../db/client';
 import { istDateTime } from '../../lib/csv';
@@ -33,10 +33,7 @@ function vehicleColumns(): CsvColumn<Vehicle>[] {
     { header: m.vehicleDriver(), value: (row) => row.driverName },
     {
       header: m.vehicleCompliance(),
-      value: (row) =>
-        row.compliance.compliant
-          ? m.compliant()
-          : row.compliance.problems.map(vehicleProblemLabel).join('; '),
+      value: (row) => (row.compliance.compliant ? m.compliant() : vehicleReasons(row).join('; ')),
     },
     { header: m.exportColumnCreated(), value: (row) => istDateTime(row.createdAt) },
     { header: m.exportColumnId(), value: (row) => row.id },

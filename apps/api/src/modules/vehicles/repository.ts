@@ -117,6 +117,7 @@ export function toVehicle(
     state: oneOf<State>(STATES, row.state),
     ageYears,
     ageFrom: row.firstRegisteredOn ? 'first_registration' : row.year ? 'model_year' : null,
+    ageLimitYears: maxAgeYears,
     compliance: { compliant: problems.length === 0, problems },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

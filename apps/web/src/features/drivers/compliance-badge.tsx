@@ -32,6 +32,9 @@ export function complianceReasons(compliance: Compliance): string {
     ...(compliance.checks ?? []).map(({ check, problem }) =>
       CHECK_PROBLEMS[problem]({ document: CHECK_KIND_LABELS[check]() }),
     ),
+    ...(compliance.vehicle ?? []).map(({ ageLimitYears }) =>
+      m.complianceVehicleOverAge({ years: ageLimitYears }),
+    ),
   ].join(', ');
 }
 

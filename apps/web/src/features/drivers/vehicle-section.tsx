@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { vehicleListResponseSchema } from '@bmet/shared/schemas/vehicle';
-import { vehicleProblemLabel } from '@bmet/shared/vehicle-labels';
+import { vehicleReasons } from '@bmet/shared/vehicle-labels';
 import { formatRegistration, makeAndModel } from '@bmet/shared/vehicle-rules';
 import { Tag } from '../../components/row-parts';
 import { apiRequest } from '../../lib/api-client';
@@ -38,7 +38,7 @@ export function VehicleSection({ driverId }: { driverId: string }) {
         {[
           makeAndModel(v.make, v.model),
           v.ageYears === null ? null : m.vehicleAgeYears({ years: v.ageYears }),
-          ...v.compliance.problems.map(vehicleProblemLabel),
+          ...vehicleReasons(v),
         ]
           .filter(Boolean)
           .join(' · ')}

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Vehicle } from '@bmet/shared/schemas/vehicle';
-import { vehicleProblemLabel } from '@bmet/shared/vehicle-labels';
+import { vehicleReasons } from '@bmet/shared/vehicle-labels';
 import { Tag } from '../../components/row-parts';
 
 /** "Not compliant" with its reasons, for a vehicle past the guidelines. */
@@ -13,7 +13,7 @@ export function VehicleComplianceBadge({ vehicle }: { vehicle: Vehicle }) {
     >
       <Tag color="red">{m.notCompliant()}</Tag>
       <Text size="xs" c="dimmed">
-        {m.complianceReasons({ reasons: vehicle.compliance.problems.map(vehicleProblemLabel).join(', ') })}
+        {m.complianceReasons({ reasons: vehicleReasons(vehicle).join(', ') })}
       </Text>
     </span>
   );

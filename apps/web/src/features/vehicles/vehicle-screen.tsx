@@ -6,7 +6,7 @@ import { carTypeLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Vehicle, VehicleAssignment } from '@bmet/shared/schemas/vehicle';
-import { fuelLabel, vehicleOwnerLabel, vehicleProblemLabel } from '@bmet/shared/vehicle-labels';
+import { fuelLabel, vehicleOwnerLabel, vehicleReasons } from '@bmet/shared/vehicle-labels';
 import { formatRegistration } from '@bmet/shared/vehicle-rules';
 import { HistoryLink } from '../../components/history-link';
 import { Page } from '../../components/page';
@@ -138,7 +138,7 @@ export function VehicleScreen() {
       >
         {!v.compliance.compliant && (
           <Alert color="red" variant="light" title={m.notCompliant()}>
-            {m.complianceReasons({ reasons: v.compliance.problems.map(vehicleProblemLabel).join(', ') })}
+            {m.complianceReasons({ reasons: vehicleReasons(v).join(', ') })}
           </Alert>
         )}
         <Section title={m.vehicleSectionDetails()}>
