@@ -20,3 +20,14 @@ export function useFranchiseOptions(q: string, enabled: boolean) {
     placeholderData: (previous) => previous,
   });
 }
+
+/** The franchises of a search as a picker lists them; without the disabled ones when `activeOnly`. */
+export function useFranchiseChoices(q: string, opened: boolean, activeOnly = false) {
+  const found = useFranchiseOptions(q, opened);
+  return {
+    isFetching: found.isFetching,
+    data: found.data
+      ?.filter((franchise) => !activeOnly || !franchise.disabled)
+      .map((franchise) => ({ value: franchise.id, label: franchise.name })),
+  };
+}

@@ -12,6 +12,7 @@ import type {
 import { apiRequest } from '../../lib/api-client';
 import { useCursorList } from '../../lib/cursor-list';
 import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
+import { useSession } from '../../lib/session-context';
 
 export type VehicleSort = (typeof VEHICLE_SORTS)[number];
 export type VehicleCompliance = 'compliant' | 'not_compliant';
@@ -101,9 +102,14 @@ const DRIVER_LIST_PATH: Record<Role, string> = {
   franchise: '/franchise',
 };
 
-/** Drivers of the caller to give a vehicle to, searched on the server. */
-export function useDriverOptions(role: Role, q: string) {
-  return useQuery({
+/**
+ * Drivers of the caller to give a vehicle to, searched on the server once the picker has opened,
+ * as the picker lists them: name and phone.
+ */
+export function useDriverOptions(q: string, opened: boolean) {
+  const { session } = useSession();
+  const role = session?.role ?? 'franchise';
+  const found = useQuery({
     queryKey: ['vehicles', 'driver-options', role, q],
     queryFn: ({ signal }) =>
       apiRequest<typeof driverListResponseSchema>(
@@ -111,6 +117,14 @@ export function useDriverOptions(role: Role, q: string) {
         `${DRIVER_LIST_PATH[role]}?${search({ q, limit: 20 })}`,
         { signal },
       ).then((r) => Object.values(r.data)),
+    enabled: opened,
     placeholderData: (previous) => previous,
   });
+  return {
+    isFetching: found.isFetching,
+    data: found.data?.map((driver) => ({
+      value: driver.id,
+      label: [driver.name, driver.phoneNumber].filter(Boolean).join(' · '),
+    })),
+  };
 }

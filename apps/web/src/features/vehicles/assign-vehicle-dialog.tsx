@@ -1,30 +1,17 @@
-import { Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ServerSearchSelect } from '../../components/server-search-select';
 import { useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Vehicle } from '@bmet/shared/schemas/vehicle';
 import { formatRegistration } from '@bmet/shared/vehicle-rules';
 import { showNotification } from '../../lib/notify';
-import { useSession } from '../../lib/session-context';
 import { useAssignVehicle, useDriverOptions } from './api';
 
 /** Gives the vehicle to one of the caller's drivers from now, or to nobody. */
 export function AssignVehicleDialog({ vehicle, onClose }: { vehicle: Vehicle; onClose: () => void }) {
-  const { session } = useSession();
-  const [search, setSearch] = useState('');
-  const [chosenLabel, setChosenLabel] = useState<string | null>(vehicle.driverName);
   const [driverId, setDriverId] = useState<string | null>(vehicle.driverId);
-  const [q] = useDebouncedValue(search === chosenLabel ? '' : search.trim(), 250);
-  const options = useDriverOptions(session?.role ?? 'franchise', q);
   const assign = useAssignVehicle(vehicle.id);
   const number = formatRegistration(vehicle.registrationNumber);
-  const data = (options.data ?? []).map((driver) => ({
-    value: driver.id,
-    label: [driver.name, driver.phoneNumber].filter(Boolean).join(' · '),
-  }));
-  if (vehicle.driverId && vehicle.driverName && !data.some((d) => d.value === vehicle.driverId)) {
-    data.unshift({ value: vehicle.driverId, label: vehicle.driverName });
-  }
   const save = () =>
     assign.mutate(driverId, {
       onSuccess: (saved) => {
@@ -46,20 +33,13 @@ export function AssignVehicleDialog({ vehicle, onClose }: { vehicle: Vehicle; on
     >
       <Stack>
         <Text size="sm">{m.vehicleAssignIntro()}</Text>
-        <Select
+        <ServerSearchSelect
           label={m.vehicleDriver()}
           placeholder={m.vehicleSearchDrivers()}
-          searchable
-          clearable
-          searchValue={search}
-          onSearchChange={setSearch}
-          filter={({ options: all }) => all}
-          data={data}
           value={driverId}
-          onChange={(value, option) => {
-            setDriverId(value);
-            setChosenLabel(option?.label ?? null);
-          }}
+          initialLabel={vehicle.driverName}
+          onChange={setDriverId}
+          useOptions={useDriverOptions}
           nothingFoundMessage={m.vehicleNoDriverFound()}
           data-autofocus
         />

@@ -1,5 +1,4 @@
 import { Button, Group, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useState } from 'react';
 import { CAR_TYPES, STATES } from '@bmet/shared/constants';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -9,7 +8,8 @@ import { fuelLabel, vehicleOwnerLabel } from '@bmet/shared/vehicle-labels';
 import { FUELS, VEHICLE_OWNERS, formatRegistration, normaliseRegistration } from '@bmet/shared/vehicle-rules';
 import { DateField } from '../../components/date-field';
 import { ApiError } from '../../lib/api-client';
-import { useFranchiseOptions } from '../../lib/franchise-options';
+import { useFranchiseChoices } from '../../lib/franchise-options';
+import { ServerSearchSelect } from '../../components/server-search-select';
 import { stateLabel } from '../../lib/format';
 import { showNotification } from '../../lib/notify';
 import { useSession } from '../../lib/session-context';
@@ -18,42 +18,8 @@ import { useCreateVehicle, useUpdateVehicle } from './api';
 const options = <T extends string>(values: readonly T[], label: (value: T) => string) =>
   values.map((value) => ({ value, label: label(value) }));
 
-/** The franchise a new vehicle works for, chosen by an admin or a city dealer. */
-function FranchisePicker({
-  value,
-  onChange,
-  error,
-}: {
-  value: string | null;
-  onChange: (id: string | null) => void;
-  error?: string;
-}) {
-  const [search, setSearch] = useState('');
-  const [chosen, setChosen] = useState<string | null>(null);
-  const [q] = useDebouncedValue(search === chosen ? '' : search.trim(), 250);
-  const found = useFranchiseOptions(q, true);
-  const data = (found.data ?? [])
-    .filter((franchise) => !franchise.disabled)
-    .map((franchise) => ({ value: franchise.id, label: franchise.name }));
-  return (
-    <Select
-      label={m.driversFranchise()}
-      placeholder={m.driversSearchFranchises()}
-      searchable
-      clearable
-      searchValue={search}
-      onSearchChange={setSearch}
-      filter={({ options: all }) => all}
-      data={data}
-      value={value}
-      onChange={(id, option) => {
-        onChange(id);
-        setChosen(option?.label ?? null);
-      }}
-      error={error}
-    />
-  );
-}
+/** Franchises a new vehicle may work for: the disabled ones are left out. */
+const useActiveFranchises = (q: string, opened: boolean) => useFranchiseChoices(q, opened, true);
 
 /**
  * Adds a vehicle (`vehicle` absent) or changes one: the details staff keep; the server's refusals
@@ -202,9 +168,12 @@ export function VehicleDialog({
             clearable
           />
           {choosesFranchise && (
-            <FranchisePicker
+            <ServerSearchSelect
+              label={m.driversFranchise()}
+              placeholder={m.driversSearchFranchises()}
               value={franchiseId}
               onChange={setFranchiseId}
+              useOptions={useActiveFranchises}
               error={fieldErrors.franchiseId?.[0]}
             />
           )}
