@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   formatRegistration,
   isIndianRegistration,
+  isPastAgeLimit,
   makeAndModel,
   normaliseRegistration,
 } from './vehicle-rules';
@@ -47,5 +48,13 @@ describe('make and model', () => {
     expect(makeAndModel(null, 'Nexon EV')).toBe('Nexon EV');
     expect(makeAndModel('MG', null)).toBe('MG');
     expect(makeAndModel(null, null)).toBe('');
+  });
+});
+
+describe('the age limit', () => {
+  it('is passed the day after the limit’s years end', () => {
+    expect(isPastAgeLimit('2018-11-29', 8, '2026-11-29')).toBe(false);
+    expect(isPastAgeLimit('2018-11-28', 8, '2026-11-29')).toBe(true);
+    expect(isPastAgeLimit('2020-02-29', 6, '2026-03-01')).toBe(true);
   });
 });

@@ -44,3 +44,11 @@ export function makeAndModel(make: string | null, model: string | null): string 
   if (make && model?.toLowerCase().startsWith(`${make.toLowerCase()} `)) return model;
   return [make, model].filter(Boolean).join(' ');
 }
+
+/**
+ * Whether a vehicle whose age counts from `from` (YYYY-MM-DD) is past a limit of `years` on
+ * `today`: the limit's years after it have passed (on the day itself it is still within).
+ */
+export function isPastAgeLimit(from: string, years: number, today: string): boolean {
+  return `${Number(from.slice(0, 4)) + years}${from.slice(4)}` < today;
+}

@@ -4,6 +4,7 @@ import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
 import { checkProblemOf, checkStatuses, type CheckRecord } from '@bmet/shared/check-status';
 import { COMPLIANCE_FIGURE_DEFAULTS, type ComplianceFigures } from '@bmet/shared/driver-check-rules';
 import type { State } from '@bmet/shared/constants';
+import { isPastAgeLimit } from '@bmet/shared/vehicle-rules';
 import { figuresInEffect } from '../fare-rules/figures';
 import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { anyOf } from '../../db/any-of';
@@ -109,7 +110,7 @@ function complianceFrom(
   const vehicleProblems: Compliance['vehicle'] = [];
   if (vehicle?.ageStart) {
     const limit = vehicle.figures.vehicleMaxAgeYears;
-    if (`${Number(vehicle.ageStart.slice(0, 4)) + limit}${vehicle.ageStart.slice(4)}` < today) {
+    if (isPastAgeLimit(vehicle.ageStart, limit, today)) {
       vehicleProblems.push({ problem: 'over_age', ageLimitYears: limit });
     }
   }

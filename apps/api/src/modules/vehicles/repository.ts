@@ -15,6 +15,7 @@ import type {
 import {
   FUELS,
   VEHICLE_OWNERS,
+  isPastAgeLimit,
   normaliseRegistration,
   type Fuel,
   type VehicleOwner,
@@ -106,7 +107,7 @@ export function toVehicle(
   const ageYears = from ? Math.max(0, wholeYears(from, today)) : null;
   const problems: VehicleProblem[] = [];
   // Older than the limit: the limit's years after the start have passed.
-  if (from && `${Number(from.slice(0, 4)) + maxAgeYears}${from.slice(4)}` < today) {
+  if (from && isPastAgeLimit(from, maxAgeYears, today)) {
     problems.push('over_age');
   }
   return {
