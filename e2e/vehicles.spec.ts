@@ -47,11 +47,30 @@ test.describe('vehicles as a franchise', () => {
     await expect(page.getByRole('region', { name: 'Details' })).toBeVisible(NETWORK);
     await expect(page.getByRole('region', { name: 'Driven by' }).getByRole('link')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Who drove it' })).toContainText('Driver app');
+    // Its documents, insurance included, reviewed on its driver's page.
+    const documents = page.getByRole('table', { name: 'Documents' });
+    await expect(documents.getByRole('row')).toHaveCount(6);
+    await expect(documents).toContainText('RC Certificate');
+    await expect(documents).toContainText('Vehicle Insurance');
+    await expect(page.getByRole('region', { name: 'Documents' })).toContainText(
+      'The documents travel with the vehicle and are reviewed on the page of its driver',
+    );
   });
 
   test('adds a vehicle, marks it too old, and gives it to a driver', async ({ page, request, session }) => {
     const number = newNumber();
-    const [driver] = await fetchDrivers(request, session!, '/api/franchise');
+    // The last of the page: the drivers other specs open first keep their vehicles' documents.
+    const driver = (await fetchDrivers(request, session!, '/api/franchise')).at(-1);
+    const ownVehicle = Object.values(
+      (
+        await (
+          await request.get('/api/vehicles', {
+            headers: authHeader(session),
+            params: { driverId: driver!.id },
+          })
+        ).json()
+      ).data as Record<string, { id: string }>,
+    )[0];
     await page.goto('/vehicles');
     await page.getByRole('button', { name: 'Add vehicle' }).click();
     const add = page.getByRole('dialog', { name: 'Add a vehicle' });
@@ -67,6 +86,9 @@ test.describe('vehicles as a franchise', () => {
     await expect(page.getByText(`Vehicle ${number} saved.`)).toBeVisible(NETWORK);
     await expect(page.getByRole('heading', { name: number, level: 2 })).toBeVisible(NETWORK);
     await expect(page.getByRole('region', { name: 'Driven by' })).toContainText('No driver');
+    await expect(page.getByRole('region', { name: 'Documents' })).toContainText(
+      'Nobody drives this vehicle: its documents stay with it',
+    );
 
     await page.getByRole('button', { name: 'Change details' }).click();
     const edit = page.getByRole('dialog', { name: "Change the vehicle's details" });
@@ -95,6 +117,20 @@ test.describe('vehicles as a franchise', () => {
     const vehicle = page.getByRole('region', { name: 'Vehicle', exact: true });
     await expect(vehicle.getByRole('link', { name: number })).toBeVisible(NETWORK);
     await expect(vehicle).toContainText('Not compliant');
+    // Its insurance is reviewed there; the documents of the driver's own vehicle stayed with it.
+    await expect(vehicle.getByRole('table', { name: `Insurance of ${number}` })).toContainText(
+      'Vehicle Insurance',
+    );
+    await expect(vehicle.getByRole('table', { name: `Insurance of ${number}` })).toContainText(
+      'Not submitted',
+    );
+
+    // The driver gets their own vehicle back, and its documents with it.
+    const back = await request.put(`/api/vehicles/${ownVehicle!.id}/assignment`, {
+      headers: authHeader(session),
+      data: { driverId: driver!.id },
+    });
+    expect(back.status()).toBe(200);
   });
 });
 
@@ -110,10 +146,15 @@ test.describe('vehicles as a city dealer', () => {
     await expect(add.getByText('Choose the franchise the vehicle works for.')).toBeVisible(NETWORK);
   });
 
-  test('filters the vehicles past their age', async ({ page }) => {
+  test('filters the vehicles not compliant, by their age or their documents', async ({ page }) => {
     await page.goto('/vehicles?compliance=not_compliant');
     await expect(vehicleRows(page).first()).toBeVisible(NETWORK);
-    await expect(vehicleRows(page).first()).toContainText('Older than 8 years');
+    await expect(vehicleRows(page).first()).toContainText(
+      /Why: .*(Older than 8 years|missing|rejected|awaiting review|expired)/,
+    );
+    await page.goto('/vehicles?compliance=compliant');
+    await expect(vehicleRows(page).first()).toBeVisible(NETWORK);
+    await expect(vehicleRows(page).first()).not.toContainText('Not compliant');
   });
 });
 

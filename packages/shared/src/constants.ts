@@ -58,7 +58,26 @@ export const DOCUMENT_KEYS = [
   'vehcileAudit',
   'vehiclePermit',
 ] as const;
-export type DocumentKey = (typeof DOCUMENT_KEYS)[number];
+
+/**
+ * Every document stored: the spec's ten and the vehicle's insurance, which the driver app uploads
+ * (`vehicleInsurance`) and the vehicle's page shows (decision 030).
+ */
+export const STORED_DOCUMENT_KEYS = [...DOCUMENT_KEYS, 'vehicleInsurance'] as const;
+export type DocumentKey = (typeof STORED_DOCUMENT_KEYS)[number];
+
+/**
+ * The documents of the vehicle rather than of its driver: they travel with the vehicle from driver
+ * to driver, and the driver's page shows those of the vehicle they drive now (decision 030).
+ */
+export const VEHICLE_DOCUMENT_KEYS = [
+  'rcCertificate',
+  'fitnessCertificate',
+  'vehiclePermit',
+  'pollutionCertificate',
+  'vehicleInsurance',
+] as const satisfies readonly DocumentKey[];
+export type VehicleDocumentKey = (typeof VEHICLE_DOCUMENT_KEYS)[number];
 
 /** Trip lifecycle, derived from the driver app's flags. */
 export const TRIP_STATUSES = ['requested', 'assigned', 'started', 'completed', 'cancelled'] as const;

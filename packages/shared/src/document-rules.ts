@@ -7,6 +7,7 @@ export const EXPIRING_DOCUMENTS = [
   'pollutionCertificate',
   'fitnessCertificate',
   'vehiclePermit',
+  'vehicleInsurance',
 ] as const satisfies readonly DocumentKey[];
 
 /**
@@ -27,3 +28,15 @@ export const EXPIRY_REMINDER_DAYS = [30, 7, 1] as const;
 /** Whether a document kind carries an expiry date. */
 export const documentExpires = (key: DocumentKey) =>
   (EXPIRING_DOCUMENTS as readonly DocumentKey[]).includes(key);
+
+/**
+ * The mandatory documents a driver's vehicle does not need: an electric vehicle no pollution
+ * certificate, nor a permit where its state exempts electric vehicles (a per-state figure).
+ */
+export function exemptDocuments(
+  fuel: string | null | undefined,
+  electricPermitExempt: boolean,
+): DocumentKey[] {
+  if (fuel !== 'electric') return [];
+  return electricPermitExempt ? ['pollutionCertificate', 'vehiclePermit'] : ['pollutionCertificate'];
+}

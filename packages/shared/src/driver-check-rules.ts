@@ -33,6 +33,8 @@ export type ComplianceFigures = {
   termCover: number;
   /** A vehicle older than this from first registration is not compliant. */
   vehicleMaxAgeYears: number;
+  /** Whether the state exempts electric vehicles from the permit (as most states do today). */
+  electricPermitExempt: boolean;
 };
 export const COMPLIANCE_FIGURE_FIELDS = [
   'inductionHours',
@@ -42,6 +44,8 @@ export const COMPLIANCE_FIGURE_FIELDS = [
   'termCover',
   'vehicleMaxAgeYears',
 ] as const satisfies readonly (keyof ComplianceFigures)[];
+/** The figures that are amounts (every one but the electric vehicles' permit exemption). */
+export type ComplianceFigureField = (typeof COMPLIANCE_FIGURE_FIELDS)[number];
 
 export const COMPLIANCE_FIGURE_DEFAULTS: ComplianceFigures = {
   inductionHours: 40,
@@ -50,6 +54,7 @@ export const COMPLIANCE_FIGURE_DEFAULTS: ComplianceFigures = {
   healthCover: 500_000,
   termCover: 1_000_000,
   vehicleMaxAgeYears: 8,
+  electricPermitExempt: false,
 };
 
 /** What each kind records: a result (passed or failed), hours, or an amount of cover. */

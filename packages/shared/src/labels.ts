@@ -60,6 +60,8 @@ export function documentLabel(key: DocumentKey): string {
       return m.documentVehcileAudit();
     case 'vehiclePermit':
       return m.documentVehiclePermit();
+    case 'vehicleInsurance':
+      return m.documentVehicleInsurance();
   }
 }
 
@@ -142,5 +144,23 @@ export function stateLabel(state: State | string): string {
       return m.stateWestBengal();
     default:
       return state.replace(/\b\p{L}/gu, (letter) => letter.toUpperCase());
+  }
+}
+
+/** Why a document keeps a driver or a vehicle from being compliant: "RC Certificate missing". */
+export function documentProblemLabel(
+  document: DocumentKey,
+  problem: 'missing' | 'rejected' | 'awaiting_review' | 'expired',
+): string {
+  const name = documentLabel(document);
+  switch (problem) {
+    case 'missing':
+      return m.complianceProblemMissing({ document: name });
+    case 'rejected':
+      return m.complianceProblemRejected({ document: name });
+    case 'awaiting_review':
+      return m.complianceProblemAwaitingReview({ document: name });
+    case 'expired':
+      return m.complianceProblemExpired({ document: name });
   }
 }

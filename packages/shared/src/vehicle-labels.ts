@@ -1,4 +1,6 @@
 import { m } from './paraglide/messages.js';
+import { documentProblemLabel } from './labels';
+import type { ComplianceProblem } from './schemas/driver';
 import type { Fuel, VehicleOwner, VehicleProblem } from './vehicle-rules';
 
 /** How a fuel is named on screen, in the current language. */
@@ -28,8 +30,11 @@ export function vehicleProblemLabel(problem: VehicleProblem, vehicle: { ageLimit
   }
 }
 
-/** Every reason a vehicle is not compliant, in words. */
+/** Every reason a vehicle is not compliant, in words: its age, then its documents. */
 export const vehicleReasons = (vehicle: {
-  compliance: { problems: VehicleProblem[] };
+  compliance: { problems: VehicleProblem[]; documents: ComplianceProblem[] };
   ageLimitYears: number;
-}) => vehicle.compliance.problems.map((problem) => vehicleProblemLabel(problem, vehicle));
+}) => [
+  ...vehicle.compliance.problems.map((problem) => vehicleProblemLabel(problem, vehicle)),
+  ...vehicle.compliance.documents.map(({ document, problem }) => documentProblemLabel(document, problem)),
+];

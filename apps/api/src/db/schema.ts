@@ -277,25 +277,30 @@ export const driverDeviceTokens = pgTable(
   ],
 );
 
+/** A document as stored, whoever holds it: its image, its review and its expiry. */
+const documentRecord = () => ({
+  key: text('key').notNull(),
+  status: documentStatusEnum('status').notNull().default('not_submitted'),
+  objectKey: text('object_key'),
+  contentType: text('content_type'),
+  size: integer('size'),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
+  reviewedBy: uuid('reviewed_by').references(() => accounts.id),
+  reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+  rejectionReason: text('rejection_reason'),
+  /** The day a document that expires (licence, RC, pollution, fitness, permit, insurance) stops being valid. */
+  expiresOn: date('expires_on', { mode: 'string' }),
+  /** The download URL in the apps' Firebase (`urls/{key}`) the stored image was fetched from. */
+  firebaseUrl: text('firebase_url'),
+});
+
 export const driverDocuments = pgTable(
   'driver_documents',
   {
     driverId: uuid('driver_id')
       .notNull()
       .references(() => drivers.id, { onDelete: 'cascade' }),
-    key: text('key').notNull(),
-    status: documentStatusEnum('status').notNull().default('not_submitted'),
-    objectKey: text('object_key'),
-    contentType: text('content_type'),
-    size: integer('size'),
-    uploadedAt: timestamp('uploaded_at', { withTimezone: true }),
-    reviewedBy: uuid('reviewed_by').references(() => accounts.id),
-    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
-    rejectionReason: text('rejection_reason'),
-    /** The day a document that expires (licence, RC, pollution, fitness, permit) stops being valid. */
-    expiresOn: date('expires_on', { mode: 'string' }),
-    /** The download URL in the apps' Firebase (`urls/{key}`) the stored image was fetched from. */
-    firebaseUrl: text('firebase_url'),
+    ...documentRecord(),
   },
   (t) => [
     primaryKey({ columns: [t.driverId, t.key] }),
@@ -307,6 +312,23 @@ export const driverDocuments = pgTable(
       .on(t.uploadedAt)
       .where(sql`${t.status} = 'submitted'`),
   ],
+);
+
+/**
+ * The documents of a vehicle nobody drives now (decision 030). A vehicle's documents (RC, fitness,
+ * permit, pollution, insurance) are kept with the driver who drives it, in driver_documents, where
+ * compliance, reviews and reminders read them; when the vehicle leaves its driver they are parked
+ * here, and they go to the next driver it is given to (migration 0031's trigger on vehicles).
+ */
+export const vehicleDocuments = pgTable(
+  'vehicle_documents',
+  {
+    vehicleId: uuid('vehicle_id')
+      .notNull()
+      .references(() => vehicles.id, { onDelete: 'cascade' }),
+    ...documentRecord(),
+  },
+  (t) => [primaryKey({ columns: [t.vehicleId, t.key] })],
 );
 
 /** Every time someone looked at a document's image: who and when (the document's history). */

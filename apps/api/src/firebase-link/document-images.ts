@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_KEYS } from '@bmet/shared/constants';
+import { DOCUMENT_IMAGE_MAX_BYTES, STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
 import type { Db } from '../db/client';
 import { driverDocuments, drivers } from '../db/schema';
 import { FIREBASE_ACTOR, recordAudit } from '../infra/audit';
@@ -50,7 +50,7 @@ export class DocumentImages {
       const urls = (value as { urls?: unknown } | null)?.urls;
       if (!urls || typeof urls !== 'object') continue;
       const documents = new Map<string, string>();
-      for (const document of DOCUMENT_KEYS) {
+      for (const document of STORED_DOCUMENT_KEYS) {
         const url = (urls as Record<string, unknown>)[document];
         if (typeof url === 'string' && url.length > 0 && !this.refused.has(url)) documents.set(document, url);
       }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { DOCUMENT_KEYS } from '@bmet/shared/constants';
+import { STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
 import type { Db } from '../db/client';
 import { driverDocuments } from '../db/schema';
 import { documentObjectKey, type ObjectStore } from '../infra/object-store';
@@ -56,7 +56,7 @@ export class DocumentImport {
       const folder = await this.imageFolderOf(report, uid);
       if (folder === null) continue;
       const files = new Set(folder ? await readdir(folder).catch(() => [] as string[]) : []);
-      for (const key of DOCUMENT_KEYS) {
+      for (const key of STORED_DOCUMENT_KEYS) {
         const file = files.has(`${key}.jpg`) ? `${key}.jpg` : files.has(`${key}.jpeg`) ? `${key}.jpeg` : null;
         if (!file) {
           if (rows.documents.includes(key)) {

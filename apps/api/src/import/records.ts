@@ -1,4 +1,4 @@
-import { CAR_TYPES, DOCUMENT_KEYS, RATE_FIELDS, STATES } from '@bmet/shared/constants';
+import { CAR_TYPES, RATE_FIELDS, STATES, STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
 import {
   amountOf,
   booleanOf,
@@ -197,7 +197,7 @@ export function readDriver(key: string, value: unknown): DriverRows | Finding {
   const documents: string[] = [];
   for (const [document, flagged] of entriesOf(value.documents)) {
     if (!flagged) continue;
-    if ((DOCUMENT_KEYS as readonly string[]).includes(document)) documents.push(document);
+    if ((STORED_DOCUMENT_KEYS as readonly string[]).includes(document)) documents.push(document);
     else {
       const reason = `document "${document}" is not one of the ten the console keeps`;
       findings.push({ key, action: 'listed', reason, kind: 'documents' });

@@ -88,9 +88,11 @@ export async function readDatabaseState(query: SqlReader): Promise<DatabaseState
       : null;
   }
   const images = new Map<string, number | null>();
-  if (tables.has('driver_documents')) {
+  // The images of the drivers' documents, and of the documents parked with a vehicle nobody drives.
+  for (const table of ['driver_documents', 'vehicle_documents']) {
+    if (!tables.has(table)) continue;
     const named = await query(
-      'select object_key, max(size) as size from driver_documents where object_key is not null group by object_key',
+      `select object_key, max(size) as size from ${table} where object_key is not null group by object_key`,
     );
     for (const row of named) images.set(String(row.object_key), row.size === null ? null : Number(row.size));
   }

@@ -94,6 +94,7 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
     triggers: [
       ['drivers', 'vehicles_driver_insert'],
       ['drivers', 'vehicles_driver_update'],
+      ['vehicles', 'vehicle_documents_follow'],
     ],
     rebuild: 'vehicles_rebuild',
   },

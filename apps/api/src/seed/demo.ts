@@ -4,7 +4,7 @@ import { seedDemoChecks } from './driver-checks';
 import { seedDemoVehicles } from './vehicles';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
-import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
+import { CAR_TYPES, STATES, STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
 import { inSchemaLock, type Db } from '../db/client';
 import {
   accounts,
@@ -129,7 +129,7 @@ function progressBar(mode: ProgressMode, label: string, total: number) {
 /** Writes the document scans the demo drivers point at (a few variants per document type). */
 async function storeDocumentTemplates(store: ObjectStore): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
-  for (const key of DOCUMENT_KEYS) {
+  for (const key of STORED_DOCUMENT_KEYS) {
     for (let v = 0; v < IMAGE_VARIANTS; v++) {
       const image = drawDocumentJpeg(key, v);
       const objectKey = `images/demo/${key}-${v}.jpg`;
@@ -251,7 +251,9 @@ export async function seedDemo(
         });
         const documents = batch.flatMap((driver) =>
           planDocuments(rng).map((plan) => {
-            const objectKey = `images/demo/${plan.key}-${rng.int(0, IMAGE_VARIANTS - 1)}.jpg`;
+            // The insurance, planned since, draws nothing from rng: the rest of the demo stays as it was.
+            const variant = plan.key === 'vehicleInsurance' ? 0 : rng.int(0, IMAGE_VARIANTS - 1);
+            const objectKey = `images/demo/${plan.key}-${variant}.jpg`;
             return buildDocumentRow(driver.id, plan, admin.id, objectKey, templates.get(objectKey) ?? 0);
           }),
         );

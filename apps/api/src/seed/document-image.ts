@@ -1,6 +1,6 @@
 import jpeg from 'jpeg-js';
 import type { DocumentKey } from '@bmet/shared/constants';
-import { DOCUMENT_KEYS } from '@bmet/shared/constants';
+import { STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
 
 const WIDTH = 480;
 const HEIGHT = 300;
@@ -10,7 +10,7 @@ const HEIGHT = 300;
  * lines of "text". Each type has its own colour so that they are told apart at a glance.
  */
 export function drawDocumentJpeg(key: DocumentKey, variant = 0): Uint8Array {
-  const index = DOCUMENT_KEYS.indexOf(key);
+  const index = STORED_DOCUMENT_KEYS.indexOf(key);
   const hue = (index * 36 + variant * 7) % 360;
   const [hr, hg, hb] = hslToRgb(hue, 0.55, 0.42);
   const data = Buffer.alloc(WIDTH * HEIGHT * 4);

@@ -168,9 +168,13 @@ function planExpiry(rng: Random): string {
 // those of the seed they were chosen from.
 const expiryRandom = new Random(20_261_124);
 
-/** Which of the ten documents a driver has sent, how far each got in review, and when it expires. */
+// The vehicle's insurance, stored since the spec's ten, draws from a generator of its own too: the
+// ten documents' plans stay those they were.
+const insuranceRandom = new Random(20_261_129);
+
+/** Which documents a driver has sent, how far each got in review, and when it expires. */
 export function planDocuments(rng: Random): DocumentPlan[] {
-  return DOCUMENT_KEYS.map((key) => {
+  const plan = (key: DocumentKey, rng: Random): DocumentPlan => {
     const status = rng.chance(0.2)
       ? 'not_submitted'
       : rng.weighted([
@@ -180,7 +184,8 @@ export function planDocuments(rng: Random): DocumentPlan[] {
         ] as const);
     const expiresOn = status === 'approved' && documentExpires(key) ? planExpiry(expiryRandom) : null;
     return { key, status, expiresOn };
-  });
+  };
+  return [...DOCUMENT_KEYS.map((key) => plan(key, rng)), plan('vehicleInsurance', insuranceRandom)];
 }
 
 export function buildDocumentRow(

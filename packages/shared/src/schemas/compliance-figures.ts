@@ -11,6 +11,8 @@ export const complianceFiguresSchema = z.strictObject({
   healthCover: z.number().min(0).max(100_000_000),
   termCover: z.number().min(0).max(100_000_000),
   vehicleMaxAgeYears: z.number().int().min(1).max(50),
+  /** Whether electric vehicles need no permit in the state; not exempt when left out. */
+  electricPermitExempt: z.boolean().default(false),
 });
 
 /** `PUT /api/compliance-figures/{state}`: every figure, from a day on. */

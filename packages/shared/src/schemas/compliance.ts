@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DOCUMENT_KEYS, DOCUMENT_STATUSES } from '../constants';
+import { STORED_DOCUMENT_KEYS, DOCUMENT_STATUSES } from '../constants';
 import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
 import { m } from '../paraglide/messages.js';
 import { COMPLIANCE_SORTS, sortShape } from './sort';
@@ -27,7 +27,7 @@ export const complianceEntrySchema = z.object({
   driverId: z.uuid(),
   driverName: z.string(),
   /** The document's key, or (in the expiry views) the kind of a check that lapses on a date. */
-  document: z.enum([...DOCUMENT_KEYS, ...DRIVER_CHECK_KINDS]),
+  document: z.enum([...STORED_DOCUMENT_KEYS, ...DRIVER_CHECK_KINDS]),
   /** The document's or the check's name in the caller's language. */
   label: z.string(),
   /** The document's review status; null for a check (in force: passed, or cover held). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DRIVER_SORTS, sortShape } from './sort';
 import { m } from '../paraglide/messages.js';
-import { CAR_TYPES, DOCUMENT_KEYS, DOCUMENT_STATUSES, STATES } from '../constants';
+import { CAR_TYPES, DOCUMENT_STATUSES, STATES, STORED_DOCUMENT_KEYS } from '../constants';
 import { envelope, listTotalShape, momentSchema } from './common';
 import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
 import { CHECK_PROBLEMS } from '../check-status';
@@ -21,7 +21,7 @@ export const COMPLIANCE_PROBLEMS = ['missing', 'rejected', 'awaiting_review', 'e
 
 /** One mandatory document that keeps a driver from being compliant, and why. */
 export const complianceProblemSchema = z.object({
-  document: z.enum(DOCUMENT_KEYS),
+  document: z.enum(STORED_DOCUMENT_KEYS),
   problem: z.enum(COMPLIANCE_PROBLEMS),
 });
 export type ComplianceProblem = z.infer<typeof complianceProblemSchema>;
@@ -116,7 +116,7 @@ export const assignDriverBodySchema = z.object({
 });
 
 export const driverDocumentSchema = z.object({
-  key: z.enum(DOCUMENT_KEYS),
+  key: z.enum(STORED_DOCUMENT_KEYS),
   label: z.string(),
   status: z.enum(DOCUMENT_STATUSES),
   hasImage: z.boolean(),
@@ -134,7 +134,10 @@ export type DriverDocument = z.infer<typeof driverDocumentSchema>;
 export const driverDocumentsResponseSchema = envelope(z.array(driverDocumentSchema));
 export const driverDocumentResponseSchema = envelope(driverDocumentSchema);
 
-export const documentParamsSchema = z.object({ id: z.uuid(), key: z.enum(DOCUMENT_KEYS) });
+/** Which documents of a driver: the spec's ten (the default), or those of the vehicle they drive now. */
+export const driverDocumentsQuerySchema = z.object({ of: z.enum(['driver', 'vehicle']).default('driver') });
+
+export const documentParamsSchema = z.object({ id: z.uuid(), key: z.enum(STORED_DOCUMENT_KEYS) });
 
 // PostgreSQL has no year 0 and a licence is not valid for centuries: a real date within reason.
 const expiryDate = z.iso

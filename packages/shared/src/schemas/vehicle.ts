@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { m } from '../paraglide/messages.js';
-import { CAR_TYPES, STATES } from '../constants';
+import { CAR_TYPES, STATES, STORED_DOCUMENT_KEYS } from '../constants';
 import {
   FUELS,
   VEHICLE_OWNERS,
@@ -9,6 +9,7 @@ import {
   normaliseRegistration,
 } from '../vehicle-rules';
 import { calendarDaySchema, envelope, listTotalShape } from './common';
+import { complianceProblemSchema, driverDocumentSchema } from './driver';
 import { VEHICLE_SORTS, sortShape } from './sort';
 
 /** A vehicle as the lists and its page show it. */
@@ -35,7 +36,12 @@ export const vehicleSchema = z.object({
   ageFrom: z.enum(['first_registration', 'model_year']).nullable(),
   /** The age limit of the vehicle's state today (8 years unless the state notified another). */
   ageLimitYears: z.number().int(),
-  compliance: z.object({ compliant: z.boolean(), problems: z.array(z.enum(VEHICLE_PROBLEMS)) }),
+  /** Its age within its state's limit, and each document it needs approved and unexpired. */
+  compliance: z.object({
+    compliant: z.boolean(),
+    problems: z.array(z.enum(VEHICLE_PROBLEMS)),
+    documents: z.array(complianceProblemSchema),
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -72,7 +78,16 @@ export const vehicleListResponseSchema = z.object({
 });
 
 export const vehicleDetailResponseSchema = envelope(
-  vehicleSchema.extend({ assignments: z.array(vehicleAssignmentSchema) }),
+  vehicleSchema.extend({
+    assignments: z.array(vehicleAssignmentSchema),
+    /**
+     * Its documents (registration, fitness, permit, pollution, insurance): those its driver holds
+     * for it, or, with no driver, those parked with it (decision 030).
+     */
+    documents: z.array(driverDocumentSchema),
+    /** Those of its documents it does not need: an electric vehicle's pollution certificate, its permit where the state exempts it. */
+    exemptDocuments: z.array(z.enum(STORED_DOCUMENT_KEYS)),
+  }),
 );
 export const vehicleResponseSchema = envelope(vehicleSchema);
 

@@ -1,6 +1,6 @@
 import { and, eq, or, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { DOCUMENT_KEYS, type Role } from '@bmet/shared/constants';
+import { STORED_DOCUMENT_KEYS, type Role } from '@bmet/shared/constants';
 import type { AuditEntry, auditListQuerySchema } from '@bmet/shared/schemas/audit';
 import { anyOf } from '../../db/any-of';
 import type { Db } from '../../db/client';
@@ -73,7 +73,7 @@ function driverHistory(driverId: string): SQL {
       eq(auditLog.resource, 'driver-documents'),
       anyOf(
         auditLog.resourceId,
-        DOCUMENT_KEYS.map((key) => `${driverId}/${key}`),
+        STORED_DOCUMENT_KEYS.map((key) => `${driverId}/${key}`),
         'text',
       ),
     ),

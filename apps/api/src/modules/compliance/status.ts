@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { type DocumentKey } from '@bmet/shared/constants';
-import { MANDATORY_DOCUMENTS } from '@bmet/shared/document-rules';
+import { MANDATORY_DOCUMENTS, exemptDocuments } from '@bmet/shared/document-rules';
 import { checkProblemOf, checkStatuses, type CheckRecord } from '@bmet/shared/check-status';
 import { COMPLIANCE_FIGURE_DEFAULTS, type ComplianceFigures } from '@bmet/shared/driver-check-rules';
 import type { State } from '@bmet/shared/constants';
@@ -17,16 +17,29 @@ import { indianToday } from '../../lib/ist-days';
 const MANDATORY: readonly string[] = MANDATORY_DOCUMENTS;
 
 /**
- * Whether each mandatory document of the driver in `drivers` is approved and unexpired, as a
- * condition: the driver list's compliance filter. An approved document without a recorded expiry
- * (approved before expiry dates were entered) counts as valid.
+ * The mandatory documents the vehicle of the driver in `drivers` does not need (exemptDocuments):
+ * an electric vehicle's pollution certificate, and its permit where its state exempts it.
  */
-function validMandatoryCount(today: unknown): SQL {
-  return sql`(select count(*) from ${driverDocuments}
+function exemptKeys(figures: unknown): SQL {
+  return sql`coalesce((select case when v.fuel = 'electric' then
+      case when coalesce((${figures}::jsonb -> v.state ->> 'electricPermitExempt')::boolean, false)
+        then array['pollutionCertificate', 'vehiclePermit'] else array['pollutionCertificate'] end end
+    from vehicles v where v.driver_id = ${drivers.id}), '{}'::text[])`;
+}
+
+/**
+ * Whether each mandatory document of the driver in `drivers` that their vehicle needs is approved
+ * and unexpired, as a condition: the driver list's compliance filter. An approved document without
+ * a recorded expiry (approved before expiry dates were entered) counts as valid.
+ */
+function mandatoryInOrder(today: unknown, figures: unknown): SQL {
+  return sql`((select count(*) from ${driverDocuments}
     where ${driverDocuments.driverId} = ${drivers.id}
       and ${anyOf(driverDocuments.key, MANDATORY, 'text')}
+      and not (${driverDocuments.key} = any(${exemptKeys(figures)}))
       and ${driverDocuments.status} = 'approved'
-      and (${driverDocuments.expiresOn} is null or ${driverDocuments.expiresOn} >= ${today}::date))`;
+      and (${driverDocuments.expiresOn} is null or ${driverDocuments.expiresOn} >= ${today}::date))
+    = ${MANDATORY.length}::int - cardinality(${exemptKeys(figures)}))`;
 }
 
 /**
@@ -61,9 +74,9 @@ export function complianceCondition(
   figures: unknown,
 ): SQL {
   return wanted === 'compliant'
-    ? sql`(${validMandatoryCount(today)} = ${MANDATORY.length} and ${checksInOrder(today, figures)}
+    ? sql`(${mandatoryInOrder(today, figures)} and ${checksInOrder(today, figures)}
         and not ${vehicleOverAge(today, figures)})`
-    : sql`(${validMandatoryCount(today)} < ${MANDATORY.length} or not ${checksInOrder(today, figures)}
+    : sql`(not ${mandatoryInOrder(today, figures)} or not ${checksInOrder(today, figures)}
         or ${vehicleOverAge(today, figures)})`;
 }
 
@@ -75,7 +88,7 @@ function vehicleOverAge(today: unknown, figures: unknown): SQL {
 }
 
 /** What keeps one mandatory document from counting, or null when it is in order. */
-function problemOf(
+export function problemOf(
   row: { status: string; expiresOn: string | null } | undefined,
   today: string,
 ): ComplianceProblem['problem'] | null {
@@ -98,7 +111,9 @@ function complianceFrom(
   vehicle: DriverVehicle | null,
 ): Compliance {
   const problems: ComplianceProblem[] = [];
+  const exempt = exemptDocuments(vehicle?.fuel, vehicle?.figures.electricPermitExempt ?? false);
   for (const document of MANDATORY_DOCUMENTS) {
+    if (exempt.includes(document)) continue;
     const problem = problemOf(documents?.get(document), today);
     if (problem) problems.push({ document: document as DocumentKey, problem });
   }
@@ -123,7 +138,7 @@ function complianceFrom(
 }
 
 /** The vehicle a driver drives now, as compliance reads it: the day its age counts from, and its state's figures. */
-type DriverVehicle = { ageStart: string | null; figures: ComplianceFigures };
+type DriverVehicle = { ageStart: string | null; fuel: string | null; figures: ComplianceFigures };
 
 const figuresOf = (figures: Awaited<ReturnType<typeof figuresInEffect>>, state: string | null | undefined) =>
   figures.get(state as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
@@ -173,7 +188,7 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
   const stateOf = new Map(states.map((row) => [row.id, row.state]));
   const driven = rowsOf(
     await db.execute(sql`
-      select driver_id, coalesce(first_registered_on, make_date(year, 1, 1))::text as age_start, state
+      select driver_id, coalesce(first_registered_on, make_date(year, 1, 1))::text as age_start, state, fuel
       from vehicles where ${anyOf(sql`driver_id`, driverIds, 'uuid')}`),
   );
   const figures = await figuresInEffect(db);
@@ -182,6 +197,7 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
       String(row.driver_id),
       {
         ageStart: row.age_start === null ? null : String(row.age_start),
+        fuel: row.fuel === null ? null : String(row.fuel),
         figures: figuresOf(figures, row.state as string | null),
       },
     ]),
@@ -204,7 +220,7 @@ export async function complianceOf(db: DbExecutor, driverIds: string[]): Promise
 export type MandatoryDocuments = [
   documents: [key: string, status: string, expiresOn: string | null][] | null,
   checks: [string, string, string | null, number | null, number | null, string | null][] | null,
-  vehicle: [ageStart: string | null, state: string | null] | null,
+  vehicle: [ageStart: string | null, state: string | null, fuel: string | null] | null,
 ];
 
 /**
@@ -220,7 +236,7 @@ export function withMandatoryDocuments(page: BuiltQuery): BuiltQuery {
     () => `json_build_array((select m.documents from driver_mandatory_documents m where m.driver_id = page.id),
       (select json_agg(json_build_array(c.kind, c.done_on, c.result, c.hours, c.amount, c.expires_on))
         from driver_checks c where c.driver_id = page.id),
-      (select json_build_array(coalesce(v.first_registered_on, make_date(v.year, 1, 1)), v.state)
+      (select json_build_array(coalesce(v.first_registered_on, make_date(v.year, 1, 1)), v.state, v.fuel)
         from vehicles v where v.driver_id = page.id))`,
   );
 }
@@ -249,7 +265,9 @@ export function complianceReader(
       amount,
       expiresOn,
     }));
-    const driven = vehicle ? { ageStart: vehicle[0], figures: figuresOf(figures, vehicle[1]) } : null;
+    const driven = vehicle
+      ? { ageStart: vehicle[0], fuel: vehicle[2] ?? null, figures: figuresOf(figures, vehicle[1]) }
+      : null;
     return complianceFrom(documents, records, today, figuresOf(figures, state), driven);
   };
 }

@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { DOCUMENT_KEYS, type DocumentKey } from '@bmet/shared/constants';
+import { DOCUMENT_KEYS, VEHICLE_DOCUMENT_KEYS, type DocumentKey } from '@bmet/shared/constants';
 import { documentExpires } from '@bmet/shared/document-rules';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
 import type { Db, DbExecutor } from '../../db/client';
-import { accounts, driverDocuments } from '../../db/schema';
+import { accounts, driverDocuments, vehicleDocuments } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
 import { documentLabel } from '@bmet/shared/labels';
@@ -57,11 +57,46 @@ function selectDocuments(db: DbExecutor, driverId: string, key?: DocumentKey) {
 
 type DocumentRecord = Awaited<ReturnType<typeof selectDocuments>>[number];
 
-/** The ten documents of a driver in the spec's order, 'not_submitted' where nothing was sent. */
-export async function findDriverDocuments(db: DbExecutor, driverId: string): Promise<DriverDocument[]> {
+/**
+ * The ten documents of a driver in the spec's order, 'not_submitted' where nothing was sent; with
+ * `of: 'vehicle'`, the documents of the vehicle the driver drives now (decision 030).
+ */
+export async function findDriverDocuments(
+  db: DbExecutor,
+  driverId: string,
+  of: 'driver' | 'vehicle' = 'driver',
+): Promise<DriverDocument[]> {
   const rows = await selectDocuments(db, driverId);
   const byKey = new Map(rows.map((row) => [row.key, row]));
-  return DOCUMENT_KEYS.map((key) => toDocument(key, byKey.get(key)));
+  return (of === 'vehicle' ? VEHICLE_DOCUMENT_KEYS : DOCUMENT_KEYS).map((key) =>
+    toDocument(key, byKey.get(key)),
+  );
+}
+
+/**
+ * The documents of a vehicle nobody drives now, parked with it until it is given to a driver
+ * (migration 0031), in VEHICLE_DOCUMENT_KEYS order.
+ */
+export async function findParkedDocuments(db: DbExecutor, vehicleId: string): Promise<DriverDocument[]> {
+  const rows = await db
+    .select({
+      key: vehicleDocuments.key,
+      status: vehicleDocuments.status,
+      objectKey: vehicleDocuments.objectKey,
+      contentType: vehicleDocuments.contentType,
+      size: vehicleDocuments.size,
+      uploadedAt: vehicleDocuments.uploadedAt,
+      reviewedAt: vehicleDocuments.reviewedAt,
+      reviewedBy: vehicleDocuments.reviewedBy,
+      rejectionReason: vehicleDocuments.rejectionReason,
+      expiresOn: vehicleDocuments.expiresOn,
+      reviewerName: sql<string | null>`coalesce(${reviewer.displayName}, ${reviewer.email})`,
+    })
+    .from(vehicleDocuments)
+    .leftJoin(reviewer, eq(reviewer.id, vehicleDocuments.reviewedBy))
+    .where(eq(vehicleDocuments.vehicleId, vehicleId));
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  return VEHICLE_DOCUMENT_KEYS.map((key) => toDocument(key, byKey.get(key)));
 }
 
 export async function findDriverDocument(

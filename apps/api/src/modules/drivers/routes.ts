@@ -10,6 +10,7 @@ import {
   driverDetailResponseSchema,
   driverDocumentResponseSchema,
   driverDocumentsResponseSchema,
+  driverDocumentsQuerySchema,
   driverListQuerySchema,
   driverListResponseSchema,
   historyQuerySchema,
@@ -180,13 +181,17 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
       schema: {
         tags: TAGS,
         summary: 'The ten documents of a driver with their review status',
+        description:
+          'With `of=vehicle`, the documents of the vehicle the driver drives now (registration, fitness, ' +
+          'permit, pollution and insurance), which travel with the vehicle from driver to driver.',
         params: idParamSchema,
+        querystring: driverDocumentsQuerySchema,
         response: { 200: driverDocumentsResponseSchema, ...errors },
       },
     },
     async (request) => {
       const driver = await getDriver(db, callerOf(request), request.params.id);
-      return { data: await findDriverDocuments(db, driver.id) };
+      return { data: await findDriverDocuments(db, driver.id, request.query.of) };
     },
   );
 

@@ -32,6 +32,7 @@ const DEFAULTS = {
   healthCover: 500_000,
   termCover: 1_000_000,
   vehicleMaxAgeYears: 8,
+  electricPermitExempt: false,
 };
 let admin: Staff;
 let dealer: Staff;
@@ -133,7 +134,7 @@ describe('a state’s figures of the checks and vehicles', () => {
     const detail = (await getAs(t, franchise, `/api/drivers/driver/${driver.id}`)).json().data as Driver;
     expect(detail.compliance?.checks).toEqual([{ check: 'induction_training', problem: 'insufficient' }]);
     const old = (await getAs(t, franchise, `/api/vehicles/${vehicleId}`)).json().data as Vehicle;
-    expect(old.compliance).toEqual({ compliant: false, problems: ['over_age'] });
+    expect(old.compliance).toMatchObject({ compliant: false, problems: ['over_age'] });
     expect(old.ageLimitYears).toBe(6);
     const notCompliant = (
       await getAs(t, franchise, '/api/vehicles?compliance=not_compliant&limit=200')
@@ -142,5 +143,61 @@ describe('a state’s figures of the checks and vehicles', () => {
 
     const [audit] = (await auditRowsOf(t.db, 'fare-rules', `${STATE}/compliance-figures`)).slice(-1);
     expect(audit).toMatchObject({ action: 'update', actorId: admin.id, after: { inductionHours: 50 } });
+  });
+
+  it('excuse an electric vehicle the pollution certificate, and the permit where the state says so', async () => {
+    const driver = await createDriver(t.db, {
+      name: `Lalit ${tag}`,
+      franchiseId: franchise.id,
+      state: STATE,
+      vehicleNumber: `CG 07 ${tag.slice(0, 2).toUpperCase()} 9876`,
+    });
+    await recordChecksInOrder(t.db, driver.id);
+    const held = MANDATORY_DOCUMENTS.filter(
+      (key) => key !== 'pollutionCertificate' && key !== 'vehiclePermit',
+    );
+    await t.db
+      .insert(driverDocuments)
+      .values(held.map((key) => ({ driverId: driver.id, key, status: 'approved' as const })));
+    const problemsOf = async () =>
+      ((await getAs(t, franchise, `/api/drivers/driver/${driver.id}`)).json().data as Driver).compliance;
+    const listed = async (query: string) =>
+      Object.values(
+        (await getAs(t, dealer, `/api/city_dealer?q=Lalit ${tag}${query}`)).json<{
+          data: Record<string, Driver>;
+        }>().data,
+      ).map((row) => row.id);
+    expect((await problemsOf())?.problems).toEqual([
+      { document: 'pollutionCertificate', problem: 'missing' },
+      { document: 'vehiclePermit', problem: 'missing' },
+    ]);
+
+    // Electric: no pollution certificate is needed; the permit still is.
+    const [vehicle] = Object.values(
+      (await getAs(t, franchise, `/api/vehicles?driverId=${driver.id}`)).json().data as Record<
+        string,
+        Vehicle
+      >,
+    );
+    const electric = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/vehicles/${vehicle!.id}`,
+      headers: franchise.headers,
+      payload: { fuel: 'electric' },
+    });
+    expect(electric.statusCode, electric.body).toBe(200);
+    expect((await problemsOf())?.problems).toEqual([{ document: 'vehiclePermit', problem: 'missing' }]);
+    expect(await listed('&compliance=not_compliant')).toEqual([driver.id]);
+
+    // The state exempts electric vehicles from the permit: the driver is compliant.
+    const exempt = await save(admin, {
+      effectiveFrom: indiaDay(),
+      figures: { ...DEFAULTS, electricPermitExempt: true },
+    });
+    expect(exempt.statusCode, exempt.body).toBe(200);
+    expect(exempt.json().data.figures).toMatchObject({ electricPermitExempt: true });
+    expect(await problemsOf()).toMatchObject({ compliant: true, problems: [] });
+    expect(await listed('&compliance=compliant')).toEqual([driver.id]);
+    expect(await listed('&compliance=not_compliant')).toEqual([]);
   });
 });

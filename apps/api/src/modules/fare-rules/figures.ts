@@ -26,12 +26,15 @@ const NAME = 'compliance-figures';
 /** Every stored value read back whole: a field missing from an old save takes its default. */
 function figuresOf(value: unknown): ComplianceFigures {
   const stored = (typeof value === 'string' ? JSON.parse(value) : value) as Partial<ComplianceFigures>;
-  return Object.fromEntries(
-    COMPLIANCE_FIGURE_FIELDS.map((field) => [
-      field,
-      typeof stored?.[field] === 'number' ? stored[field] : COMPLIANCE_FIGURE_DEFAULTS[field],
-    ]),
-  ) as ComplianceFigures;
+  return {
+    ...(Object.fromEntries(
+      COMPLIANCE_FIGURE_FIELDS.map((field) => [
+        field,
+        typeof stored?.[field] === 'number' ? stored[field] : COMPLIANCE_FIGURE_DEFAULTS[field],
+      ]),
+    ) as Omit<ComplianceFigures, 'electricPermitExempt'>),
+    electricPermitExempt: stored?.electricPermitExempt === true,
+  };
 }
 
 type InEffect = Map<State, { figures: ComplianceFigures; effectiveFrom: string | null }>;

@@ -1,7 +1,8 @@
 import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/constants';
+import { CAR_TYPES, STATES, VEHICLE_DOCUMENT_KEYS, type CarType, type State } from '@bmet/shared/constants';
+import type { ComplianceProblem } from '@bmet/shared/schemas/driver';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { DEFAULT_ORDERS, VEHICLE_SORTS, resolveSort } from '@bmet/shared/schemas/sort';
@@ -23,6 +24,9 @@ import {
 } from '@bmet/shared/vehicle-rules';
 import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
+import { anyOf } from '../../db/any-of';
+import { rowsOf } from '../../db/rows';
+import { problemOf } from '../compliance/status';
 import { accounts, drivers, vehicleAssignments, vehicles } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
@@ -43,8 +47,10 @@ import {
 } from '../../lib/sort';
 import { refuseNul } from '../../lib/text';
 import { actorOf, lockDriver } from '../drivers/repository';
+import { findDriverDocuments, findParkedDocuments } from '../drivers/documents-repository';
 import { figuresByStateJson, figuresInEffect } from '../fare-rules/figures';
-import { COMPLIANCE_FIGURE_DEFAULTS } from '@bmet/shared/driver-check-rules';
+import { COMPLIANCE_FIGURE_DEFAULTS, type ComplianceFigures } from '@bmet/shared/driver-check-rules';
+import { exemptDocuments } from '@bmet/shared/document-rules';
 
 /**
  * Vehicles (decision 029): in the scope of the franchise they work for, as drivers are. The driver
@@ -98,17 +104,76 @@ function overAge(today: string, figures: string): SQL {
   return sql`${ageStart} < (${today}::date - make_interval(years => ${years}))`;
 }
 
+/** A vehicle's documents as compliance reads them, by key. */
+type HeldDocuments = Map<string, { status: string; expiresOn: string | null }>;
+
+/**
+ * The documents of a page of vehicles in one round trip: those their drivers hold for them, and
+ * those parked with the vehicles nobody drives (decision 030).
+ */
+export async function vehicleDocumentsOf(db: DbExecutor, ids: string[]): Promise<Map<string, HeldDocuments>> {
+  const found = new Map<string, HeldDocuments>();
+  if (ids.length === 0) return found;
+  const rows = rowsOf(
+    await db.execute(sql`
+      select v.id as vehicle_id, d.key, d.status::text as status, d.expires_on::text as expires_on
+      from vehicles v join driver_documents d on d.driver_id = v.driver_id
+      where ${anyOf(sql`v.id`, ids, 'uuid')} and d.key = any(vehicle_document_keys())
+      union all
+      select p.vehicle_id, p.key, p.status::text, p.expires_on::text
+      from vehicle_documents p where ${anyOf(sql`p.vehicle_id`, ids, 'uuid')}`),
+  );
+  for (const row of rows) {
+    const documents = found.get(String(row.vehicle_id)) ?? new Map();
+    documents.set(String(row.key), {
+      status: String(row.status),
+      expiresOn: row.expires_on === null ? null : String(row.expires_on),
+    });
+    found.set(String(row.vehicle_id), documents);
+  }
+  return found;
+}
+
+/**
+ * The vehicles whose documents are all in order on a day, as a condition (the compliance filter):
+ * each document the vehicle needs (exemptDocuments) approved and unexpired, wherever it is held.
+ */
+function documentsInOrder(today: string, figures: string): SQL {
+  const exempt = sql`(case when ${vehicles.fuel} = 'electric' then
+      case when coalesce((${figures}::jsonb -> ${vehicles.state} ->> 'electricPermitExempt')::boolean, false)
+        then array['pollutionCertificate', 'vehiclePermit'] else array['pollutionCertificate'] end
+      else '{}'::text[] end)`;
+  return sql`((select count(*) from (
+      select d.key, d.status, d.expires_on from driver_documents d
+      where d.driver_id = ${vehicles.driverId} and d.key = any(vehicle_document_keys())
+      union all
+      select p.key, p.status, p.expires_on from vehicle_documents p where p.vehicle_id = ${vehicles.id}
+    ) held
+    where held.status = 'approved' and (held.expires_on is null or held.expires_on >= ${today}::date)
+      and not (held.key = any(${exempt})))
+    = ${VEHICLE_DOCUMENT_KEYS.length}::int - cardinality(${exempt}))`;
+}
+
 export function toVehicle(
   row: VehicleRow,
   today: string,
-  maxAgeYears: number = COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears,
+  figures: ComplianceFigures,
+  documents: HeldDocuments | undefined,
 ): Vehicle {
+  const maxAgeYears = figures.vehicleMaxAgeYears;
   const from = row.firstRegisteredOn ?? (row.year ? `${row.year}-01-01` : null);
   const ageYears = from ? Math.max(0, wholeYears(from, today)) : null;
   const problems: VehicleProblem[] = [];
   // Older than the limit: the limit's years after the start have passed.
   if (from && isPastAgeLimit(from, maxAgeYears, today)) {
     problems.push('over_age');
+  }
+  const exempt = exemptDocuments(row.fuel, figures.electricPermitExempt);
+  const documentProblems: ComplianceProblem[] = [];
+  for (const key of VEHICLE_DOCUMENT_KEYS) {
+    if (exempt.includes(key)) continue;
+    const problem = problemOf(documents?.get(key), today);
+    if (problem) documentProblems.push({ document: key, problem });
   }
   return {
     ...row,
@@ -119,15 +184,19 @@ export function toVehicle(
     ageYears,
     ageFrom: row.firstRegisteredOn ? 'first_registration' : row.year ? 'model_year' : null,
     ageLimitYears: maxAgeYears,
-    compliance: { compliant: problems.length === 0, problems },
+    compliance: {
+      compliant: problems.length === 0 && documentProblems.length === 0,
+      problems,
+      documents: documentProblems,
+    },
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-/** The age limit of a vehicle's state today. */
-const maxAgeOf = (figures: Awaited<ReturnType<typeof figuresInEffect>>, state: string | null) =>
-  figures.get(state as State)?.figures.vehicleMaxAgeYears ?? COMPLIANCE_FIGURE_DEFAULTS.vehicleMaxAgeYears;
+/** The figures of a vehicle's state today. */
+const figuresOf = (figures: Awaited<ReturnType<typeof figuresInEffect>>, state: string | null) =>
+  figures.get(state as State)?.figures ?? COMPLIANCE_FIGURE_DEFAULTS;
 
 function selectVehicles(db: DbExecutor) {
   return db
@@ -175,8 +244,12 @@ export async function findVehicles(db: Db, caller: ScopeCaller, options: Vehicle
     vehicleScope(caller),
     search,
     options.driverId ? eq(vehicles.driverId, options.driverId) : undefined,
-    options.compliance === 'not_compliant' ? overAge(today, figuresJson) : undefined,
-    options.compliance === 'compliant' ? sql`not coalesce(${overAge(today, figuresJson)}, false)` : undefined,
+    options.compliance === 'not_compliant'
+      ? sql`(coalesce(${overAge(today, figuresJson)}, false) or not ${documentsInOrder(today, figuresJson)})`
+      : undefined,
+    options.compliance === 'compliant'
+      ? sql`(not coalesce(${overAge(today, figuresJson)}, false) and ${documentsInOrder(today, figuresJson)})`
+      : undefined,
   );
   const page = db
     .select({ ...columns, sortKey: keyColumn(key) })
@@ -193,10 +266,16 @@ export async function findVehicles(db: Db, caller: ScopeCaller, options: Vehicle
     after,
   });
   const { shown, nextCursor } = sortedPage(found, options.limit, sort, withTotal({}, listTotal));
+  const documents = await vehicleDocumentsOf(
+    db,
+    shown.map((row) => row.id),
+  );
   return {
     vehicles: shown.map(({ sortKey: _sortKey, ...row }) =>
-      toVehicle(row, today, maxAgeOf(figures, row.state)),
+      toVehicle(row, today, figuresOf(figures, row.state), documents.get(row.id)),
     ),
+    /** Each vehicle's documents by key (the export writes them). */
+    documents,
     nextCursor,
     ...listTotal,
   };
@@ -230,8 +309,15 @@ export async function findVehicle(db: DbExecutor, caller: ScopeCaller, id: strin
     .orderBy(desc(vehicleAssignments.since), desc(vehicleAssignments.id))
     .limit(VEHICLE_ASSIGNMENTS_LIMIT);
   const figures = await figuresInEffect(db);
+  const documents = row.driverId
+    ? await findDriverDocuments(db, row.driverId, 'vehicle')
+    : await findParkedDocuments(db, id);
+  const stateFigures = figuresOf(figures, row.state);
+  const held: HeldDocuments = new Map(documents.map((document) => [document.key, document]));
   return {
-    ...toVehicle(row, indianToday(), maxAgeOf(figures, row.state)),
+    ...toVehicle(row, indianToday(), stateFigures, held),
+    documents,
+    exemptDocuments: exemptDocuments(row.fuel, stateFigures.electricPermitExempt),
     assignments: assignments.map((assignment): VehicleAssignment => ({
       ...assignment,
       since: assignment.since.toISOString(),
@@ -239,6 +325,17 @@ export async function findVehicle(db: DbExecutor, caller: ScopeCaller, id: strin
       source: assignment.source === 'staff' ? 'staff' : 'app',
     })),
   };
+}
+
+/** A vehicle as the lists show it, without its page's assignments and documents: what a change answers. */
+async function findVehicleRecord(db: DbExecutor, caller: ScopeCaller, id: string): Promise<Vehicle> {
+  const {
+    assignments: _assignments,
+    documents: _documents,
+    exemptDocuments: _exempt,
+    ...vehicle
+  } = await findVehicle(db, caller, id);
+  return vehicle;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -332,8 +429,7 @@ export async function createVehicle(db: Db, caller: ChangeCaller, body: CreateVe
     });
     return created!.id;
   });
-  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
-  return vehicle;
+  return findVehicleRecord(db, caller, id);
 }
 
 /** Locks a vehicle of the caller's scope for a change. */
@@ -376,8 +472,7 @@ export async function updateVehicle(
       after: Object.fromEntries(changed),
     });
   });
-  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
-  return vehicle;
+  return findVehicleRecord(db, caller, id);
 }
 
 /**
@@ -441,6 +536,5 @@ export async function assignVehicle(
       after: { driverId },
     });
   });
-  const { assignments: _assignments, ...vehicle } = await findVehicle(db, caller, id);
-  return vehicle;
+  return findVehicleRecord(db, caller, id);
 }

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Vehicle } from '@bmet/shared/schemas/vehicle';
-import { drivers } from '../../db/schema';
+import { driverDocuments, drivers, vehicleDocuments } from '../../db/schema';
+import { VEHICLE_DOCUMENT_KEYS } from '@bmet/shared/constants';
 import { createDriver } from '../../seed/factories';
 import { fetchCsv } from '../../../test/csv-export';
 import {
@@ -185,7 +186,12 @@ describe('POST, PATCH and PUT /api/vehicles', () => {
       year: 2024,
     });
     const id = (created.json().data as Vehicle).id;
-    expect(created.json().data).toMatchObject({ compliance: { compliant: true, problems: [] } });
+    // New, and without a document: not compliant until its documents are in.
+    expect(created.json().data.compliance).toEqual({
+      compliant: false,
+      problems: [],
+      documents: VEHICLE_DOCUMENT_KEYS.map((document) => ({ document, problem: 'missing' })),
+    });
 
     const old = await send(w.franchiseA1, 'PATCH', `/api/vehicles/${id}`, {
       firstRegisteredOn: yearsAgo(9),
@@ -214,7 +220,21 @@ describe('POST, PATCH and PUT /api/vehicles', () => {
     const eight = await send(w.franchiseA1, 'PATCH', `/api/vehicles/${id}`, {
       firstRegisteredOn: yearsAgo(8),
     });
-    expect(eight.json().data.compliance.compliant).toBe(true);
+    expect(eight.json().data.compliance.problems).toEqual([]);
+
+    // Its documents, held with it while nobody drives it, all approved: compliant, in the filter too.
+    await t.db.insert(vehicleDocuments).values(
+      VEHICLE_DOCUMENT_KEYS.map((key) => ({
+        vehicleId: id,
+        key,
+        status: 'approved' as const,
+        expiresOn: key === 'vehicleInsurance' ? yearsAgo(-1) : null,
+      })),
+    );
+    const ready = await getAs(t, w.franchiseA1, `/api/vehicles/${id}`);
+    expect(ready.json().data.compliance).toEqual({ compliant: true, problems: [], documents: [] });
+    const nowCompliant = await listOf(w.franchiseA1, 'compliance=compliant&limit=200');
+    expect(nowCompliant.vehicles.map((v) => v.id)).toContain(id);
 
     const bad = await send(w.franchiseA1, 'PATCH', `/api/vehicles/${id}`, { seats: 0 });
     expect(bad.statusCode).toBe(400);
@@ -274,16 +294,35 @@ describe('GET /api/vehicles/export.csv', () => {
     const created = await send(w.franchiseA1, 'POST', '/api/vehicles', {
       registrationNumber: number,
       make: 'BYD',
+      fuel: 'electric',
       firstRegisteredOn: yearsAgo(10),
     });
     expect(created.statusCode, created.body).toBe(201);
+    const driver = await createDriver(t.db, { name: `Mohan ${w.tag}`, franchiseId: w.franchiseA1.id });
+    const vehicleId = (created.json().data as Vehicle).id;
+    const given = await send(w.franchiseA1, 'PUT', `/api/vehicles/${vehicleId}/assignment`, {
+      driverId: driver.id,
+    });
+    expect(given.statusCode, given.body).toBe(200);
+    // Uploaded since the driver drives it: the vehicle's registration.
+    await t.db.insert(driverDocuments).values({
+      driverId: driver.id,
+      key: 'rcCertificate',
+      status: 'approved',
+      objectKey: `images/${driver.id}/rcCertificate.jpg`,
+      expiresOn: '2031-04-30',
+    });
     const csv = await fetchCsv(t, `/api/vehicles/export.csv?q=${stored(number)}`, w.franchiseA1.headers);
     expect(csv.rows).toHaveLength(1);
     expect(csv.rows[0]).toMatchObject({
       'Registration number': number,
       Make: 'BYD',
       'Age (years)': '10',
-      Compliance: 'Older than 8 years',
+      'RC Certificate': 'Approved, expires 2031-04-30',
+      'Vehicle Insurance': 'Not submitted',
+      'Pollution Certificate': 'Not needed for this vehicle',
+      Compliance:
+        'Older than 8 years; Fitness Certificate missing; Vehicle Permit missing; Vehicle Insurance missing',
     });
     const other = await fetchCsv(t, `/api/vehicles/export.csv?q=${stored(number)}`, w.dealerB.headers);
     expect(other.rows).toHaveLength(0);

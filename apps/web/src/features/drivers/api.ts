@@ -116,13 +116,16 @@ export function openLocationStream(id: string, signal: AbortSignal) {
   });
 }
 
-export function useDocuments(id: string) {
+/** A driver's ten documents, or with `of: 'vehicle'` those of the vehicle they drive now. */
+export function useDocuments(id: string, of: 'driver' | 'vehicle' = 'driver') {
   return useQuery({
-    queryKey: driverKeys.documents(id),
+    queryKey: [...driverKeys.documents(id), of],
     queryFn: ({ signal }) =>
-      apiRequest<typeof driverDocumentsResponseSchema>('GET', `/drivers/driver/${id}/documents`, {
-        signal,
-      }).then((r) => r.data),
+      apiRequest<typeof driverDocumentsResponseSchema>(
+        'GET',
+        `/drivers/driver/${id}/documents${of === 'vehicle' ? '?of=vehicle' : ''}`,
+        { signal },
+      ).then((r) => r.data),
   });
 }
 
@@ -176,6 +179,8 @@ export function useReviewDocument(id: string) {
         client.invalidateQueries({ queryKey: driverKeys.documents(id) }),
         client.invalidateQueries({ queryKey: driverKeys.detail(id) }),
         client.invalidateQueries({ queryKey: ['compliance'] }),
+        // A vehicle's page shows its documents and its driver's.
+        client.invalidateQueries({ queryKey: ['vehicles'] }),
       ]),
   });
 }

@@ -1,16 +1,9 @@
 import { Text } from '@mantine/core';
-import { documentLabel } from '@bmet/shared/labels';
+import { documentProblemLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { CHECK_KIND_LABELS } from '@bmet/shared/check-labels';
-import type { Compliance, ComplianceCheckProblem, ComplianceProblem } from '@bmet/shared/schemas/driver';
+import type { Compliance, ComplianceCheckProblem } from '@bmet/shared/schemas/driver';
 import { Tag } from '../../components/row-parts';
-
-const PROBLEMS: Record<ComplianceProblem['problem'], (input: { document: string }) => string> = {
-  missing: m.complianceProblemMissing,
-  rejected: m.complianceProblemRejected,
-  awaiting_review: m.complianceProblemAwaitingReview,
-  expired: m.complianceProblemExpired,
-};
 
 const CHECK_PROBLEMS: Record<ComplianceCheckProblem['problem'], (input: { document: string }) => string> = {
   missing: m.complianceProblemMissing,
@@ -26,9 +19,7 @@ const CHECK_PROBLEMS: Record<ComplianceCheckProblem['problem'], (input: { docume
  */
 export function complianceReasons(compliance: Compliance): string {
   return [
-    ...compliance.problems.map(({ document, problem }) =>
-      PROBLEMS[problem]({ document: documentLabel(document) }),
-    ),
+    ...compliance.problems.map(({ document, problem }) => documentProblemLabel(document, problem)),
     ...(compliance.checks ?? []).map(({ check, problem }) =>
       CHECK_PROBLEMS[problem]({ document: CHECK_KIND_LABELS[check]() }),
     ),

@@ -3,7 +3,8 @@ import { showNotification } from '../../lib/notify';
 import { lazy, useState } from 'react';
 import { OnDemand } from '../../components/on-demand';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
-import type { DocumentKey, DocumentStatus } from '@bmet/shared/constants';
+import type { DocumentKey } from '@bmet/shared/constants';
+import { DOCUMENT_STATUS_COLORS } from '../../lib/document-status';
 import { can } from '@bmet/shared/permissions';
 import { DOCUMENT_IMAGE_MAX_BYTES, DOCUMENT_IMAGE_TYPES } from '@bmet/shared/constants';
 import type { DriverDocument } from '@bmet/shared/schemas/driver';
@@ -36,13 +37,6 @@ function ExpiryLine({ expiresOn }: { expiresOn: string }) {
     </Text>
   );
 }
-
-const STATUS_COLORS: Record<DocumentStatus, string> = {
-  not_submitted: 'gray',
-  submitted: 'yellow',
-  approved: 'teal',
-  rejected: 'red',
-};
 
 function Thumbnail({ driverId, document }: { driverId: string; document: DriverDocument }) {
   const image = useDocumentImage(driverId, document.key, document.hasImage ? document.uploadedAt : null);
@@ -80,7 +74,7 @@ function Thumbnail({ driverId, document }: { driverId: string; document: DriverD
 function StatusCell({ document }: { document: DriverDocument }) {
   return (
     <Stack gap={2}>
-      <Badge color={STATUS_COLORS[document.status]} variant="light">
+      <Badge color={DOCUMENT_STATUS_COLORS[document.status]} variant="light">
         {documentStatusLabel(document.status)}
       </Badge>
       {document.reviewedBy && document.reviewedAt && (
@@ -204,19 +198,34 @@ function DocumentActions({
   );
 }
 
-export function DocumentsSection({ driverId }: { driverId: string }) {
-  const documents = useDocuments(driverId);
+/**
+ * A driver's documents with their images, reviews and expiry: the spec's ten, or with `of` and
+ * `only` some of those of the vehicle the driver drives now (its insurance).
+ */
+export function DocumentsSection({
+  driverId,
+  of = 'driver',
+  only,
+  label = m.driversDocuments(),
+}: {
+  driverId: string;
+  of?: 'driver' | 'vehicle';
+  only?: readonly DocumentKey[];
+  label?: string;
+}) {
+  const documents = useDocuments(driverId, of);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
   const [dating, setDating] = useState<DocumentKey | null>(null);
   if (documents.isPending) return <Loader aria-label={m.driversLoadingDocuments()} />;
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
+  const shown = only ? documents.data.filter((document) => only.includes(document.key)) : documents.data;
   return (
     <>
       <ListTable
-        label={m.driversDocuments()}
+        label={label}
         columns={[m.driversDocument(), m.driversImage(), m.driversStatus(), m.driversActions()]}
       >
-        {documents.data.map((document) => (
+        {shown.map((document) => (
           <tr key={document.key} role="row">
             <Cell label="">
               <span className={listTableClasses.title}>{documentLabel(document.key)}</span>
@@ -242,7 +251,7 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
       <OnDemand open={rejecting !== null}>
         <RejectDialog
           driverId={driverId}
-          document={documents.data.find((d) => d.key === rejecting) ?? null}
+          document={shown.find((d) => d.key === rejecting) ?? null}
           onClose={() => setRejecting(null)}
         />
       </OnDemand>
@@ -251,7 +260,7 @@ export function DocumentsSection({ driverId }: { driverId: string }) {
           // A new dialog for each document, holding that document's date.
           key={dating ?? ''}
           driverId={driverId}
-          document={documents.data.find((d) => d.key === dating) ?? null}
+          document={shown.find((d) => d.key === dating) ?? null}
           onClose={() => setDating(null)}
         />
       </OnDemand>

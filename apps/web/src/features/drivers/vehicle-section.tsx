@@ -8,6 +8,9 @@ import { formatRegistration, makeAndModel } from '@bmet/shared/vehicle-rules';
 import { Tag } from '../../components/row-parts';
 import { apiRequest } from '../../lib/api-client';
 import { ErrorAlert } from '../../components/error-alert';
+import { DocumentsSection } from './documents-section';
+
+const INSURANCE = ['vehicleInsurance'] as const;
 
 /** The vehicle the driver drives now, with its age and whether it may be driven; its page a click away. */
 export function VehicleSection({ driverId }: { driverId: string }) {
@@ -43,6 +46,13 @@ export function VehicleSection({ driverId }: { driverId: string }) {
           .filter(Boolean)
           .join(' · ')}
       </Text>
+      {/* The vehicle's insurance, which the ten rows above leave out, reviewed here as the others are. */}
+      <DocumentsSection
+        driverId={driverId}
+        of="vehicle"
+        only={INSURANCE}
+        label={m.vehicleInsuranceTable({ number: formatRegistration(v.registrationNumber) })}
+      />
     </Stack>
   );
 }

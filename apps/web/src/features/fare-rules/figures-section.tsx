@@ -1,7 +1,11 @@
-import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, Switch, Table, Text } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { State } from '@bmet/shared/constants';
-import { COMPLIANCE_FIGURE_FIELDS, type ComplianceFigures } from '@bmet/shared/driver-check-rules';
+import {
+  COMPLIANCE_FIGURE_FIELDS,
+  type ComplianceFigureField,
+  type ComplianceFigures,
+} from '@bmet/shared/driver-check-rules';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { StateComplianceFigures } from '@bmet/shared/schemas/compliance-figures';
 import { DateField } from '../../components/date-field';
@@ -12,7 +16,7 @@ import { formatCalendarDate, formatCount, formatRupees, stateLabel } from '../..
 import { useComplianceFigures, useSaveComplianceFigures } from './api';
 import { todayInIndia } from './fields';
 
-type Field = keyof ComplianceFigures;
+type Field = ComplianceFigureField;
 
 const LABELS: Record<Field, () => string> = {
   inductionHours: m.figuresInductionHours,
@@ -46,6 +50,12 @@ function FiguresTable({ figures, label }: { figures: ComplianceFigures; label: s
               <Table.Td>{shown(field, figures[field])}</Table.Td>
             </Table.Tr>
           ))}
+          <Table.Tr>
+            <Table.Th scope="row" fw={500}>
+              {m.figuresElectricPermitExempt()}
+            </Table.Th>
+            <Table.Td>{figures.electricPermitExempt ? m.figuresYes() : m.figuresNo()}</Table.Td>
+          </Table.Tr>
         </Table.Tbody>
       </Table>
     </Table.ScrollContainer>
@@ -55,6 +65,7 @@ function FiguresTable({ figures, label }: { figures: ComplianceFigures; label: s
 function FiguresForm({ entry }: { entry: StateComplianceFigures }) {
   const [effectiveFrom, setEffectiveFrom] = useState(todayInIndia);
   const [values, setValues] = useState<Record<Field, number | string>>(() => ({ ...entry.figures }));
+  const [permitExempt, setPermitExempt] = useState(entry.figures.electricPermitExempt);
   const [done, setDone] = useState<string | null>(null);
   const save = useSaveComplianceFigures(entry.state);
   const fieldErrors: Partial<Record<string, string[]>> =
@@ -62,9 +73,12 @@ function FiguresForm({ entry }: { entry: StateComplianceFigures }) {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
-    const figures = Object.fromEntries(
-      COMPLIANCE_FIGURE_FIELDS.map((field) => [field, Number(values[field])]),
-    ) as ComplianceFigures;
+    const figures = {
+      ...(Object.fromEntries(
+        COMPLIANCE_FIGURE_FIELDS.map((field) => [field, Number(values[field])]),
+      ) as Record<Field, number>),
+      electricPermitExempt: permitExempt,
+    } satisfies ComplianceFigures;
     save.mutate(
       { effectiveFrom, figures },
       {
@@ -92,6 +106,12 @@ function FiguresForm({ entry }: { entry: StateComplianceFigures }) {
             />
           ))}
         </SimpleGrid>
+        <Switch
+          label={m.figuresElectricPermitExempt()}
+          description={m.figuresElectricPermitExemptHint()}
+          checked={permitExempt}
+          onChange={(event) => setPermitExempt(event.currentTarget.checked)}
+        />
         <DateField
           label={m.figuresEffectiveFrom()}
           value={effectiveFrom}

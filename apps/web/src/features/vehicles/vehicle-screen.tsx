@@ -15,6 +15,7 @@ import { formatCalendarDate, formatDateTime, stateLabel } from '../../lib/format
 import { useSession } from '../../lib/session-context';
 import { useVehicle } from './api';
 import { vehicleAge } from './vehicle-parts';
+import { VehicleDocuments } from './vehicle-documents';
 
 const VehicleDialog = lazy(() => import('./vehicle-dialog').then((m) => ({ default: m.VehicleDialog })));
 const AssignVehicleDialog = lazy(() =>
@@ -93,7 +94,7 @@ function Assignments({ assignments }: { assignments: VehicleAssignment[] }) {
   );
 }
 
-/** A vehicle's page: its particulars, whether it may be driven, who drives it and who drove it. */
+/** A vehicle's page: its particulars, whether it may be driven, its documents, who drives it and who drove it. */
 export function VehicleScreen() {
   const { vehicleId = '' } = useParams();
   const { session } = useSession();
@@ -164,6 +165,13 @@ export function VehicleScreen() {
           ) : (
             <Text c="dimmed">{m.vehicleNoDriver()}</Text>
           )}
+        </Section>
+        <Section title={m.vehicleSectionDocuments()}>
+          <VehicleDocuments
+            documents={v.documents}
+            exempt={v.exemptDocuments}
+            driver={v.driverId && v.driverName ? { id: v.driverId, name: v.driverName } : null}
+          />
         </Section>
         <Section title={m.vehicleSectionAssignments()}>
           <Assignments assignments={v.assignments} />
