@@ -64,6 +64,27 @@ test.describe('driver checks as a franchise', () => {
   });
 });
 
+test.describe('drivers due remedial training, as an admin', () => {
+  test.use({ role: 'admin' });
+
+  test('are listed by a filter of the driver list, each with the training due', async ({
+    page,
+    request,
+    session,
+  }) => {
+    await page.goto('/drivers');
+    await page.getByLabel('Checks').selectOption({ label: 'Remedial training due this quarter' });
+    await expect(page).toHaveURL(/remedial=due/);
+    const [first] = await fetchDrivers(request, session!, '/api/drivers?remedial=due');
+    await expect(page.getByRole('table').locator('tbody tr').first()).toContainText(first!.name, NETWORK);
+    await openChecks(page, first!);
+    const remedial = checksTable(page)
+      .getByRole('row')
+      .filter({ hasText: 'Remedial training (this quarter)' });
+    await expect(remedial).toContainText('Due', NETWORK);
+  });
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test.describe(`driver checks on a phone, ${scheme}`, { tag: '@phone' }, () => {
     test.use({ role: 'admin' });

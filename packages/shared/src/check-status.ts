@@ -33,7 +33,7 @@ function addMonths(day: string, months: number): string {
 }
 
 /** The first day of the calendar quarter of a day. */
-function quarterStart(day: string): string {
+export function quarterStart(day: string): string {
   const [year, month] = day.split('-').map(Number) as [number, number];
   return `${year}-${String(Math.floor((month - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
 }

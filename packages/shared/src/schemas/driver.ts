@@ -80,6 +80,11 @@ export const driverListQuerySchema = z.object({
   deleted: booleanQuery.optional(),
   /** Only the drivers whose mandatory documents are all in order, or only those whose are not. */
   compliance: z.enum(['compliant', 'not_compliant']).optional(),
+  /**
+   * `due`: only the drivers due remedial training this calendar quarter: among the lowest-rated
+   * share of their state's rated drivers, without a remedial training since the quarter began.
+   */
+  remedial: z.enum(['due']).optional(),
   ...sortShape(DRIVER_SORTS),
 });
 export type DriverListQuery = z.input<typeof driverListQuerySchema>;

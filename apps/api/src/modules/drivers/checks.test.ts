@@ -9,6 +9,7 @@ import { useTestApp } from '../../../test/test-app';
 import {
   auditRowsOf,
   createDriverWorld,
+  getAs,
   notFoundBody,
   type DriverWorld,
   type Staff,
@@ -136,8 +137,19 @@ describe("a driver's checks", () => {
     const lowest = rated[0]!;
     expect((await checksOf(w.admin, lowest.id)).remedial_training.status).toBe('due');
     expect((await checksOf(w.admin, rated[5]!.id)).remedial_training.status).toBe('not_due');
+    // The quarter's list of those due: a filter of the driver list (and of its export).
+    const due = async () =>
+      Object.keys(
+        (await getAs(t, w.admin, '/api/drivers?q=Rated&remedial=due&limit=200')).json().data as Record<
+          string,
+          unknown
+        >,
+      );
+    expect(await due()).toContain(lowest.id);
+    expect(await due()).not.toContain(rated[5]!.id);
     await put(w.admin, lowest.id, 'remedial_training', { doneOn: indiaDay(), reference: 'REM-Q', hours: 4 });
     expect((await checksOf(w.admin, lowest.id)).remedial_training.status).toBe('valid');
+    expect(await due()).not.toContain(lowest.id);
     await t.db.delete(drivers).where(
       inArray(
         drivers.id,

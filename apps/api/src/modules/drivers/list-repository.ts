@@ -1,7 +1,8 @@
 import { and, count, eq, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { driverListQuerySchema } from '@bmet/shared/schemas/driver';
-import { LIST_TOTAL_CAP } from '@bmet/shared/constants';
+import { LIST_TOTAL_CAP, STATES } from '@bmet/shared/constants';
+import { quarterStart } from '@bmet/shared/check-status';
 import { DEFAULT_ORDERS, DRIVER_SORTS, resolveSort, type SortOrder } from '@bmet/shared/schemas/sort';
 import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
@@ -35,6 +36,7 @@ import {
 import { figuresByStateJson, figuresInEffect } from '../fare-rules/figures';
 import { type ScopeCaller, driverScope, driverScopeCount } from '../../lib/scope';
 import { driverBaseColumns, franchise, franchiseName, toDriver, type DriverPageRow } from './repository';
+import { remedialCutoffs } from './checks';
 
 /** The drivers list: sorts, the plan of its queries by scope and search, and its pages. */
 
@@ -69,6 +71,10 @@ type DriverListValues = {
   today?: string;
   /** Each state's figures of the checks, as JSON, for the compliance filter. */
   figures?: string;
+  /** Each state's average rating at the edge of its lowest-rated share, as JSON (remedial filter). */
+  cutoffs?: string;
+  /** The first day of this calendar quarter in India (remedial filter). */
+  quarter?: string;
   /** The cursor's key, part by part. */
   k0?: unknown;
   k1?: unknown;
@@ -85,12 +91,13 @@ function driverListPlan(caller: ScopeCaller, options: DriverListOptions) {
     : null;
   // Unsearched and unfiltered, the count is the one the database keeps, exact; otherwise it stops
   // at the cap.
-  const kept = !options.q && !options.compliance;
+  const kept = !options.q && !options.compliance && !options.remedial;
   const size = options.limit + 1;
   const values: DriverListValues = {};
   if (caller.role !== 'admin') values.callerId = caller.id;
   if (options.q) values.pattern = escapeLikePattern(options.q);
   if (options.compliance) values.today = indianToday();
+  if (options.remedial) values.quarter = quarterStart(indianToday());
   if (after) [values.k0, values.k1] = after.k;
   const shapeName = [
     caller.role,
@@ -98,6 +105,7 @@ function driverListPlan(caller: ScopeCaller, options: DriverListOptions) {
     sort.order,
     options.q ? 'q' : '',
     options.compliance ?? '',
+    options.remedial ?? '',
     options.deleted ? 'deleted' : '',
     after ? 'after' : '',
     after?.t !== undefined ? 'counted' : '',
@@ -112,9 +120,22 @@ function driverListPlan(caller: ScopeCaller, options: DriverListOptions) {
     shapeName,
     deleted: options.deleted,
     compliance: options.compliance,
+    remedial: options.remedial,
   };
 }
 type DriverListPlan = ReturnType<typeof driverListPlan>;
+
+/**
+ * Drivers due remedial training this quarter (as checkStatuses decides for one): rated, at or below
+ * their state's cutoff, and without a remedial training since `quarter` began. `cutoffs` and
+ * `quarter` may be placeholders of a query built once per shape.
+ */
+function remedialDue(cutoffs: unknown, quarter: unknown): SQL {
+  return sql`(${drivers.ratingCount} > 0
+    and ${drivers.ratingTotal}::float8 / ${drivers.ratingCount} <= (${cutoffs}::jsonb ->> ${drivers.state})::float8
+    and not exists (select 1 from driver_checks c where c.driver_id = ${drivers.id}
+      and c.kind = 'remedial_training' and c.done_on >= ${quarter}::date))`;
+}
 
 /**
  * The two queries of a list page: the page itself (keyset on the sort's key, one row more than
@@ -135,6 +156,7 @@ function driverListQueries(
     conditions.push(sql`${drivers.searchText} like '%' || lower(${values.pattern}) || '%'`);
   }
   if (plan.compliance) conditions.push(complianceCondition(plan.compliance, values.today, values.figures));
+  if (plan.remedial) conditions.push(remedialDue(values.cutoffs, values.quarter));
   const filter = and(...conditions);
   const { sort } = plan;
   const parts = driverKey(drivers, sort.field);
@@ -321,6 +343,9 @@ export async function findDrivers(db: Db, caller: ScopeCaller, options: DriverLi
   const plan = driverListPlan(caller, options);
   const figures = await figuresInEffect(db);
   if (options.compliance) plan.values.figures = await figuresByStateJson(db);
+  if (options.remedial) {
+    plan.values.cutoffs = JSON.stringify(Object.fromEntries(await remedialCutoffs(db, [...STATES])));
+  }
   const { withDocuments, fields, total, beyondCount, beyondCountFields } = driverListShapes(
     plan.shapeName,
     plan.values,

@@ -55,6 +55,8 @@ export type DriverListView = {
   q: string;
   deleted?: boolean;
   compliance?: DriverCompliance;
+  /** Only the drivers due remedial training this quarter. */
+  remedial?: 'due';
   sort?: DriverSort;
   order?: SortOrder;
 };

@@ -100,6 +100,7 @@ const SORT: SortSpec<DriverSort> = { fields: DRIVER_SORTS, defaultOrder: DEFAULT
 const PARAMS = {
   deleted: oneOf(['true']),
   compliance: oneOf(['compliant', 'not_compliant']),
+  remedial: oneOf(['due']),
 };
 
 const sortOptions = (): SortOption<DriverSort>[] => [
@@ -111,7 +112,7 @@ const sortOptions = (): SortOption<DriverSort>[] => [
 
 /**
  * The spec's 'Driver List': searched and paged on the server, scoped to the caller's drivers. Its
- * search, filters and sort live in the address (`?q=&deleted=true&compliance=&sort=&order=`).
+ * search, filters and sort live in the address (`?q=&deleted=true&compliance=&remedial=&sort=&order=`).
  */
 export function DriversScreen() {
   const { session } = useSession();
@@ -123,7 +124,8 @@ export function DriversScreen() {
   // Only those who may restore drivers see deleted ones; for anyone else the address's ask is ignored.
   const deletedView = values.deleted === 'true' && can(role, ['drivers', 'restore']);
   const compliance = values.compliance as DriverCompliance | undefined;
-  const list = useDriverList(role, { q, deleted: deletedView, compliance, ...sortQuery });
+  const remedial = values.remedial === 'due' ? ('due' as const) : undefined;
+  const list = useDriverList(role, { q, deleted: deletedView, compliance, remedial, ...sortQuery });
 
   if (list.isError && !list.data) {
     return (
@@ -142,12 +144,12 @@ export function DriversScreen() {
         <Group gap="sm">
           <ExportButton
             path="/drivers/export.csv"
-            query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
+            query={{ q, deleted: deletedView || undefined, compliance, remedial, ...sortQuery }}
           />
           <ExportButton
             path="/drivers/checks.csv"
             label={m.driversExportChecks()}
-            query={{ q, deleted: deletedView || undefined, compliance, ...sortQuery }}
+            query={{ q, deleted: deletedView || undefined, compliance, remedial, ...sortQuery }}
           />
         </Group>
       }
@@ -171,6 +173,16 @@ export function DriversScreen() {
             { value: 'compliant', label: m.driversFilterCompliant() },
           ]}
           w={170}
+        />
+        <NativeSelect
+          label={m.driversFilterChecks()}
+          value={remedial ?? ''}
+          onChange={(event) => update({ remedial: event.currentTarget.value })}
+          data={[
+            { value: '', label: m.driversFilterAll() },
+            { value: 'due', label: m.driversFilterRemedialDue() },
+          ]}
+          w={300}
           mr="auto"
         />
         {can(role, ['drivers', 'restore']) && (
