@@ -54,7 +54,10 @@ test.describe('signed in as admin', () => {
     await expect(rows).toHaveCount(50, NETWORK);
     const title = (await rows.nth(3).locator('td').first().locator('div').first().textContent())!;
 
-    await tabTo(page, page.getByRole('textbox', { name: 'Search trips by title' }));
+    await tabTo(
+      page,
+      page.getByRole('textbox', { name: 'Search trips by name, phone, vehicle, place or trip ID' }),
+    );
     await page.keyboard.type(title);
     await expect(rows.first()).toContainText(title, NETWORK);
 

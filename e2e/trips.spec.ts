@@ -207,12 +207,35 @@ for (const role of ROLES) {
 
       await searchBox(page).fill('no trip has this title');
       await expectTrips(page, [], false);
+      // The empty result says what was searched and what else to try.
+      await expect(page.getByText('Searched for “no trip has this title”')).toBeVisible();
+      await expect(page.getByText(/Try fewer words, the customer’s 10-digit phone number/)).toBeVisible();
 
       await searchBox(page).fill('');
       await expectTrips(page, (await fetchTrips(request, session!, {}, 50)).trips, true);
     });
   });
 }
+
+test.describe('trip search as staff hear it on the phone', () => {
+  test.use({ role: 'admin' });
+
+  test('finds a trip by the customer’s phone as said, and by the last 6 characters of its id', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const { trips } = await fetchTrips(request, session!, {}, 50);
+    const trip = trips.find((candidate) => (candidate.phoneNumber ?? '').replace(/\D/g, '').length >= 10)!;
+    const digits = trip.phoneNumber!.replace(/\D/g, '').slice(-10);
+    await page.goto('/trips');
+    await expect(bodyRows(page).first()).toBeVisible(NETWORK);
+    await searchBox(page).fill(`0${digits.slice(0, 5)} ${digits.slice(5)}`);
+    await expect(bodyRows(page).filter({ hasText: trip.title }).first()).toBeVisible(NETWORK);
+    await searchBox(page).fill(trip.id.slice(-6).toUpperCase());
+    await expect(bodyRows(page).filter({ hasText: trip.title }).first()).toBeVisible(NETWORK);
+  });
+});
 
 test.describe('trip list loader', () => {
   test.use({ role: 'city_dealer' });

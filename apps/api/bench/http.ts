@@ -81,7 +81,26 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
       select count(*)::int as n from drivers d join accounts f on f.id = d.franchise_id
       where f.dealer_id = ${people.dealer.id} and d.deleted_at is null`),
   );
+  // What staff on the phone search trips by (decision 031): a customer's phone as said, a vehicle
+  // number in other spacing, a place, a trip's short id; each of a trip well inside the million.
+  const [sample] = rowsOf(
+    await db.execute(sql`
+      select t.phone_number, right(t.id::text, 6) as short_id, v.registration_number
+      from trips t join vehicles v on v.driver_id = t.driver_id
+      where t.phone_number is not null
+      order by t.created_at desc offset 20000 limit 1`),
+  );
   await database.close();
+  const said = String(sample?.phone_number ?? '')
+    .replace(/\D/g, '')
+    .slice(-10);
+  const plate = String(sample?.registration_number ?? '').replace(/^(..)(..)/, '$1 $2 ');
+  const searched = (name: string, q: string): Target => ({
+    name,
+    method: 'GET',
+    path: `/api/trips?limit=${PAGE}&q=${encodeURIComponent(q)}`,
+    as: 'admin',
+  });
 
   const allTargets: Target[] = [
     { name: 'trips, first page', method: 'GET', path: `/api/trips?limit=${PAGE}`, as: 'admin' },
@@ -97,6 +116,10 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
       path: `/api/trips?limit=${PAGE}&q=${encodeURIComponent(RARE)}`,
       as: 'admin',
     },
+    searched('trips, phone "+91 NNNNN NNNNN"', `+91 ${said.slice(0, 5)} ${said.slice(5)}`),
+    searched('trips, vehicle number', plate.toLowerCase()),
+    searched('trips, place "temple road"', 'temple road'),
+    searched('trips, short id', String(sample?.short_id ?? '')),
     {
       name: `filter-trips, large dealer (${String(dealerSize?.n ?? '?')} drivers)`,
       method: 'POST',

@@ -308,6 +308,9 @@ describe('GET /api/drivers, /api/city_dealer, /api/franchise', () => {
       ['part of the email', () => `a.${tag}@mail`],
       ['part of the phone number', () => '98123456'],
       ['part of the vehicle number, any case', () => 'mh 12 ab'],
+      ['the phone number as said, without +91', () => '98123 45678'],
+      ['the phone number with a leading 0', () => '09812345678'],
+      ['the vehicle number in other spacing', () => 'mh12-ab-4321'],
     ])('finds a driver by %s', async (_label, q) => {
       expect(await search(q())).toEqual([target.id]);
     });

@@ -1,4 +1,5 @@
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { readSearchTerms } from '@bmet/shared/search-terms';
 import { z } from 'zod';
 import type { SortOrder, TripSort } from '@bmet/shared/schemas/sort';
 import type { TripListFilters } from '@bmet/shared/schemas/trip';
@@ -84,7 +85,18 @@ export function dateConditions(
 /** The filters of a list and the keyset after its cursor: every condition but the scope. */
 /** The values of a list's filters and cursor, as the statement takes them; only those given. */
 export type ListValues = {
-  pattern?: string;
+  /** The search's words (readSearchTerms), each a LIKE pattern's escaped text: w0 to w4. */
+  w0?: string;
+  w1?: string;
+  w2?: string;
+  w3?: string;
+  w4?: string;
+  /** A phone number's last ten digits. */
+  phone?: string;
+  /** A registration number, normalised. */
+  registration?: string;
+  tripId?: string;
+  shortId?: string;
   status?: string;
   paid?: boolean;
   carType?: string;
@@ -98,12 +110,56 @@ export type ListValues = {
   afterId?: string;
 };
 
+const WORD_KEYS = ['w0', 'w1', 'w2', 'w3', 'w4'] as const;
+
+/** A search's values: only those that apply, so that each kind of search is a shape of its own. */
+function searchValues(q: string): ListValues {
+  const search = readSearchTerms(q);
+  const values: ListValues = {};
+  search.words.forEach((word, i) => (values[WORD_KEYS[i]!] = escapeLikePattern(word)));
+  if (search.phone) values.phone = search.phone;
+  if (search.registration) values.registration = search.registration;
+  if (search.tripId) values.tripId = search.tripId;
+  if (search.shortId) values.shortId = search.shortId;
+  return values;
+}
+
+/** The pick-up and the destination as one lowered text: what trips_places_search_idx indexes. */
+export const tripPlaces = sql`lower(coalesce(${trips.pickupLocation}, '') || ' ' || coalesce(${trips.destinationLocation}, ''))`;
+
+/**
+ * A trip search (decision 031): every word in the customer's name (the title, as the spec
+ * searched it; trips_title_search_idx), or every word in the pick-up and destination
+ * (trips_places_search_idx); or the customer's phone in any form (trips_phone_key_idx); or a
+ * vehicle its driver ever drove (vehicles_search_idx); or its id, or the id's last 6 characters
+ * (trips_short_id_idx). Each branch is one an index answers, so PostgreSQL can combine them, and
+ * each is selective or cheap to test row by row, so it can also walk the newest trips.
+ */
+function searchCondition(values: ListValues): SQL | undefined {
+  const words = WORD_KEYS.filter((key) => key in values).map((key) => values[key]);
+  if (words.length === 0) return undefined;
+  const every = (text: SQL) => and(...words.map((word) => sql`${text} like '%' || ${word} || '%'`))!;
+  return or(
+    // The same expression as trips_title_search_idx, so that the trigram index can answer it.
+    every(sql`lower(${trips.title})`),
+    every(tripPlaces),
+    'phone' in values ? sql`phone_key(${trips.phoneNumber}) = ${values.phone}` : undefined,
+    'registration' in values
+      ? sql`${trips.driverId} = any(array(select a.driver_id from vehicles v
+          join vehicle_assignments a on a.vehicle_id = v.id
+          where v.search_text like '%' || lower(${values.registration}) || '%'))`
+      : undefined,
+    'tripId' in values ? sql`${trips.id} = ${values.tripId}::uuid` : undefined,
+    'shortId' in values ? sql`right(${trips.id}::text, 6) = ${values.shortId}` : undefined,
+  );
+}
+
 /** A list's filters and cursor, checked and read into the values of its conditions. */
 export function listValues(options: TripListOptions): ListValues {
   refuseNul('q', options.q);
   const after = options.cursor ? decodeCursor(options.cursor, listCursorSchema) : null;
   const values: ListValues = {};
-  if (options.q) values.pattern = escapeLikePattern(options.q);
+  if (options.q) Object.assign(values, searchValues(options.q));
   if (options.status) values.status = options.status;
   if (options.paid !== undefined) values.paid = options.paid;
   if (options.carType) values.carType = options.carType;
@@ -126,8 +182,7 @@ export function listValues(options: TripListOptions): ListValues {
  */
 export function conditionsOf(values: ListValues): SQL[] {
   const conditions: (SQL | undefined)[] = [
-    // The same expression as trips_title_search_idx, so that the trigram index can answer it.
-    'pattern' in values ? sql`lower(${trips.title}) like '%' || lower(${values.pattern}) || '%'` : undefined,
+    searchCondition(values),
     'status' in values ? sql`${trips.status} = ${values.status}` : undefined,
     'paid' in values ? sql`${trips.paid} = ${values.paid}` : undefined,
     'carType' in values ? sql`${trips.carType} = ${values.carType}` : undefined,

@@ -312,6 +312,76 @@ describe('search', () => {
   });
 });
 
+describe('search as staff hear it on the phone', () => {
+  const tag = uniqueTag();
+  const digits = `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+  const letters = () =>
+    Array.from({ length: 2 }, () => String.fromCharCode(65 + Math.floor(Math.random() * 26))).join('');
+  const plate = `MH 12 ${letters()} ${1000 + Math.floor(Math.random() * 9000)}`;
+  const laterPlate = `MH 14 ${letters()} ${1000 + Math.floor(Math.random() * 9000)}`;
+  let tripId = '';
+
+  beforeAll(async () => {
+    const driver = await createDriver(t.db, {
+      name: `Suresh ${tag} Naidu`,
+      franchiseId: w.franchiseA1.id,
+      state: 'maharashtra',
+      vehicleNumber: plate,
+    });
+    const customer = await createCustomer(t.db, { name: `Meena ${tag} Iyer`, phoneNumber: `+91 ${digits}` });
+    const trip = await createTrip(t.db, {
+      customer,
+      driver: { id: driver.id, state: 'maharashtra', carType: 'sedan' },
+      // Cancelled: the dealer's completed trips stay the world's, which other tests count.
+      status: 'cancelled',
+      overrides: {
+        title: `Meena ${tag} Iyer`,
+        phoneNumber: `+91 ${digits.slice(0, 5)} ${digits.slice(5)}`,
+        pickupLocation: `14 Temple Road ${tag}, Pune`,
+        destinationLocation: 'Pune Airport',
+      },
+    });
+    tripId = trip.id;
+    // The driver changes cars since: the trip is still found by the vehicle they drove.
+    await t.db.execute(sql`update drivers set vehicle_number = ${laterPlate} where id = ${driver.id}`);
+  });
+
+  const found = async (who: Staff, q: string) =>
+    idsOf(await list(who, new URLSearchParams({ q, limit: '200' }).toString()));
+
+  it('finds a trip by the customer’s phone in any form', async () => {
+    for (const phone of [
+      digits,
+      `+91 ${digits}`,
+      `91${digits}`,
+      `0${digits}`,
+      `${digits.slice(0, 5)}-${digits.slice(5)}`,
+    ]) {
+      expect(await found(w.admin, phone), phone).toEqual([tripId]);
+    }
+  });
+
+  it('finds it by a vehicle its driver drove, in any spacing', async () => {
+    expect(await found(w.admin, plate.toLowerCase().replace(/ /g, ''))).toContain(tripId);
+    expect(await found(w.admin, plate.replace(/ /g, '-'))).toContain(tripId);
+    expect(await found(w.admin, laterPlate)).toContain(tripId);
+  });
+
+  it('finds it by a place, by the customer’s name in any order, and by its id or short id', async () => {
+    expect(await found(w.admin, `temple road ${tag}`)).toEqual([tripId]);
+    expect(await found(w.admin, `${tag} Road temple`)).toEqual([tripId]);
+    expect(await found(w.admin, `Iyer ${tag} MEENA`)).toEqual([tripId]);
+    expect(await found(w.admin, tripId)).toEqual([tripId]);
+    expect(await found(w.admin, tripId.slice(-6).toUpperCase())).toContain(tripId);
+  });
+
+  it('finds nothing outside the caller’s scope', async () => {
+    expect(await found(w.dealerA, digits)).toEqual([tripId]);
+    expect(await found(w.dealerB, digits)).toEqual([]);
+    expect(await found(w.franchiseB1, `temple road ${tag}`)).toEqual([]);
+  });
+});
+
 describe('filters', () => {
   it('filters by status', async () => {
     const ids = async (status: string) => idsOf(await list(w.admin, `q=${w.tag}&status=${status}`));

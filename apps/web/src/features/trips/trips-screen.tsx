@@ -1,4 +1,4 @@
-import { Group, NativeSelect, Text } from '@mantine/core';
+import { Group, NativeSelect, Stack, Text } from '@mantine/core';
 import { lazy, useMemo } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import type { TripStatus } from '@bmet/shared/constants';
@@ -231,7 +231,19 @@ export function TripsScreen() {
         <ListLoader label={m.tripsLoading()} />
       ) : (
         <>
-          {trips.length === 0 ? <Text c="dimmed">{m.tripsNoneMatch()}</Text> : table}
+          {trips.length === 0 ? (
+            <Stack gap={4}>
+              <Text c="dimmed">{m.tripsNoneMatch()}</Text>
+              {q && (
+                // What was searched, and what else a caller can give.
+                <Text size="sm" c="dimmed">
+                  {m.tripsSearchedFor({ q })} {m.tripsSearchTry()}
+                </Text>
+              )}
+            </Stack>
+          ) : (
+            table
+          )}
           <LoadMoreButton query={list} mt="sm">
             {m.tripsLoadMore()}
           </LoadMoreButton>
