@@ -198,6 +198,13 @@ test.describe('manage car rates', () => {
     await field(page, 'rushHour').fill('12');
     await page.getByRole('button', { name: 'Update Mini Rates' }).click();
     await expect(page.getByRole('alert')).toContainText('rushHour: Must be at most 10.');
+
+    // A minus typed is kept and refused beside its field, never saved as the number without it.
+    await field(page, 'rushHour').fill('1.2');
+    await field(page, 'per_km').fill('-5');
+    await expect(field(page, 'per_km')).toHaveValue('-5');
+    await page.getByRole('button', { name: 'Update Mini Rates' }).click();
+    await expect(page.getByRole('alert')).toContainText('per_km: Must be at least 0.');
     expect((await fetchRates(page, session)).bihar!.mini).toEqual(before);
   });
 

@@ -414,8 +414,12 @@ test.describe('driver dashboard as admin', () => {
     await openDashboard(page, driver);
     const info = section(page, 'Driver information');
     await expect(info.getByTestId('position-age')).toContainText(coordinates(driver.position!), NETWORK);
-    // The server pushes positions; the badge says whether the push channel is open.
-    await expect(info.getByText('Live', { exact: true })).toBeVisible(NETWORK);
+    // The server pushes positions; the badge says whether the push channel is open, and "Live"
+    // only with a position of the last 2 minutes.
+    await expect(info.getByTestId('follow-mode')).toHaveText(
+      /^(Live|Connected, no recent position)$/,
+      NETWORK,
+    );
     // A reload would lose this mark.
     await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
 
@@ -438,6 +442,7 @@ test.describe('driver dashboard as admin', () => {
     expect(reported.status(), await reported.text()).toBe(204);
 
     await expect(info.getByTestId('position-age')).toContainText(coordinates(moved), { timeout: 30_000 });
+    await expect(info.getByTestId('follow-mode')).toHaveText('Live');
     await expect(info.getByTestId('position-age')).toContainText(/just now|\d+ s ago/);
     await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(

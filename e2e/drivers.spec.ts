@@ -154,6 +154,8 @@ test.describe('driver list as admin', () => {
         const name = await row.getByRole('cell').first().textContent();
         await row.getByRole('button', { name: 'Delete driver' }).click();
         await expect(row.getByRole('button', { name: 'Confirm' })).toBeVisible();
+        // The confirmation names the driver it deletes.
+        await expect(row.getByRole('status')).toHaveText(new RegExp(`^Delete ${name!.split(' ')[0]} .*\\?$`));
         await expect(row.getByRole('button', { name: 'Cancel' })).toBeVisible();
         await expect(row.getByRole('button', { name: 'Delete driver' })).toHaveCount(0);
         await expect(page.getByRole('button', { name: 'Confirm' })).toHaveCount(1);

@@ -464,6 +464,16 @@ for (const role of ['admin', 'city_dealer'] as const) {
       await expectPanelShows(page, trip);
       if (role !== 'admin') {
         await expect(panel(page).locator('table tbody td').last()).toHaveText('-');
+      } else {
+        // A phone is a link that calls it, and one that opens a WhatsApp chat.
+        const digits = trip.phoneNumber!.replace(/\D/g, '').slice(-10);
+        await expect(panel(page).getByRole('link', { name: trip.phoneNumber!, exact: true })).toHaveAttribute(
+          'href',
+          `tel:+91${digits}`,
+        );
+        await expect(
+          panel(page).getByRole('link', { name: `WhatsApp ${trip.phoneNumber!}` }),
+        ).toHaveAttribute('href', `https://wa.me/91${digits}`);
       }
 
       await panel(page).getByRole('button', { name: 'Close', exact: true }).click();

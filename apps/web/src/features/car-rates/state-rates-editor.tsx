@@ -358,7 +358,8 @@ export function StateRatesEditor({
                       min={0}
                       max={RATE_FIELD_MAX[field]}
                       clampBehavior="none"
-                      allowNegative={false}
+                      // A minus typed stays, and is refused beside the field: dropping it saved
+                      // "-5" as 5 without a word.
                       inputMode="decimal"
                     />
                   ))}

@@ -2,6 +2,7 @@ import { Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core'
 import { m } from '@bmet/shared/paraglide/messages';
 import { StarRating } from '../../components/star-rating';
 import { useCustomer } from './api';
+import { PhoneLinks } from '../../components/phone-links';
 
 /** A customer with their ratings, opened from the list (its code loads on the first open). */
 export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -26,7 +27,8 @@ export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () 
             <b>{m.customersEmailField()}</b> {c.email ?? '-'}
           </Text>
           <Text size="sm">
-            <b>{m.customersPhoneNumberField()}</b> {c.phoneNumber ?? '-'}
+            <b>{m.customersPhoneNumberField()}</b>{' '}
+            {c.phoneNumber ? <PhoneLinks phone={c.phoneNumber} /> : '-'}
           </Text>
           <Group gap="xs">
             <Text fw={600}>{m.customersRatings()}</Text>

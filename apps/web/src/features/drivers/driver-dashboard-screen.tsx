@@ -13,7 +13,7 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { lazy, Suspense, useDeferredValue, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -33,6 +33,8 @@ import { RatingsSection } from './ratings-section';
 import { useLiveLocation } from './use-live-location';
 import { carTypeLabel } from '@bmet/shared/labels';
 import { stateLabel } from '../../lib/format';
+import { PhoneLinks } from '../../components/phone-links';
+import { LIVE_WITHIN_MS } from '../../lib/freshness';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
@@ -78,7 +80,10 @@ function DriverInformation({ driver }: { driver: Driver }) {
         <Stack gap={6}>
           <Field label={m.driversName()} value={driver.name} />
           <Field label={m.driversEmail()} value={driver.email || m.noInfoDashboard()} />
-          <Field label={m.driversPhone()} value={driver.phoneNumber || m.noInfoDashboard()} />
+          <Field
+            label={m.driversPhone()}
+            value={driver.phoneNumber ? <PhoneLinks phone={driver.phoneNumber} /> : m.noInfoDashboard()}
+          />
           <Field
             label={m.driversState()}
             value={
@@ -132,17 +137,38 @@ function DriverInformation({ driver }: { driver: Driver }) {
                 {m.driversLocationUnknown()}
               </Text>
             )}
-            <Badge variant="dot" color={live.mode === 'live' ? 'teal' : 'gray'}>
-              {live.mode === 'live'
-                ? m.driversModeLive()
-                : live.mode === 'polling'
-                  ? m.driversModePolling()
-                  : m.driversModeConnecting()}
-            </Badge>
+            <FollowBadge mode={live.mode} positionAt={live.positionAt} />
           </Group>
         </Stack>
       </Grid.Col>
     </Grid>
+  );
+}
+
+/**
+ * How the dashboard follows the driver: "Live" only while the stream is open and the last position
+ * is within the live threshold (2 minutes, as on the fleet map); an open stream with an older
+ * position says it waits for one. Looked at again as the position ages.
+ */
+function FollowBadge({ mode, positionAt }: { mode: string; positionAt: string | null }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 10_000);
+    return () => clearInterval(timer);
+  }, []);
+  const recent = positionAt !== null && now - Date.parse(positionAt) <= LIVE_WITHIN_MS;
+  const label =
+    mode === 'live'
+      ? recent
+        ? m.driversModeLive()
+        : m.driversModeWaiting()
+      : mode === 'polling'
+        ? m.driversModePolling()
+        : m.driversModeConnecting();
+  return (
+    <Badge variant="dot" color={mode === 'live' && recent ? 'teal' : 'gray'} data-testid="follow-mode">
+      {label}
+    </Badge>
   );
 }
 

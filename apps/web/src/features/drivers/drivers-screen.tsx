@@ -1,4 +1,4 @@
-import { Group, NativeSelect, SegmentedControl } from '@mantine/core';
+import { Group, NativeSelect, SegmentedControl, Text } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -63,6 +63,10 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
     <div className={listTableClasses.actions}>
       {confirming ? (
         <>
+          {/* Which driver the confirmation deletes, read out as it appears. */}
+          <Text size="xs" fw={600} role="status" w="100%">
+            {m.driversDeleteQuestion({ name: driver.name })}
+          </Text>
           <RowButton
             variant="danger"
             loading={remove.isPending}

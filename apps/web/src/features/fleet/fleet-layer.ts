@@ -1,7 +1,7 @@
 import L from 'leaflet';
 import type { ClusterRequest, ClusterResponse } from './fleet-cluster-protocol';
 import type { FleetCar, FleetStore } from './fleet-store';
-import { FRESHNESS, FRESHNESS_COLORS, freshnessOf } from './freshness';
+import { FRESHNESS, FRESHNESS_COLORS, freshnessOf } from '../../lib/freshness';
 
 /** A marker as drawn, in layer pixels, for clicks and hovers to find. */
 type Drawn = { x: number; y: number; r: number; latLng: L.LatLng } & (

@@ -27,7 +27,13 @@ import { useSession } from '../../lib/session-context';
 import { useDriverSearch } from './api';
 import { FleetStore, type FleetCar } from './fleet-store';
 import { carFilter, carSummary, useFleetSummary, type FleetSummary, type ViewBounds } from './fleet-view';
-import { FRESHNESS, FRESHNESS_COLORS, freshnessLabel, freshnessOf, type Freshness } from './freshness';
+import {
+  FRESHNESS,
+  FRESHNESS_COLORS,
+  freshnessLabel,
+  freshnessOf,
+  type Freshness,
+} from '../../lib/freshness';
 import { useFleetFeed, type FleetFeed } from './use-fleet-feed';
 import classes from './fleet.module.css';
 

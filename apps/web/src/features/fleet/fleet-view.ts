@@ -4,7 +4,7 @@ import { carTypeLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatAge } from '../../components/time-ago';
 import type { FleetCar, FleetStore } from './fleet-store';
-import { FRESHNESS, freshnessLabel, freshnessOf, type Freshness } from './freshness';
+import { FRESHNESS, freshnessLabel, freshnessOf, type Freshness } from '../../lib/freshness';
 
 /** The part of the world the map shows. */
 export type ViewBounds = { south: number; west: number; north: number; east: number };

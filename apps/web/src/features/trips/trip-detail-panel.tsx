@@ -20,6 +20,7 @@ import { HistoryLink } from '../../components/history-link';
 import { StarRating } from '../../components/star-rating';
 import { useSubmitFeedback, useTrip } from './api';
 import { TripMessages } from './trip-messages';
+import { PhoneLinks } from '../../components/phone-links';
 
 const show = (value: string | number | null | undefined) =>
   value === null || value === undefined || value === '' ? '-' : value;
@@ -121,7 +122,14 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                 [m.tripsDestinationLocation(), show(trip.data.destination.location)],
                 [m.tripsDriverAssigned(), trip.data.driver ? m.tripsYes() : m.tripsNo()],
                 [m.tripsDriverName(), show(trip.data.driver_info?.name)],
-                [m.tripsDriverPhoneNumber(), show(trip.data.driver_info?.phoneNumber)],
+                [
+                  m.tripsDriverPhoneNumber(),
+                  trip.data.driver_info?.phoneNumber ? (
+                    <PhoneLinks phone={trip.data.driver_info.phoneNumber} />
+                  ) : (
+                    '-'
+                  ),
+                ],
                 [
                   m.tripsDriverRating(),
                   trip.data.driver_info?.rating != null ? (
@@ -135,7 +143,10 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                 ],
                 [m.tripsVehicleType(), show(trip.data.driver_info?.Car)],
                 [m.tripsDriverVehicleNumber(), show(trip.data.driver_info?.vehicleNumber)],
-                [m.tripsTripPhoneNumber(), show(trip.data.phoneNumber)],
+                [
+                  m.tripsTripPhoneNumber(),
+                  trip.data.phoneNumber ? <PhoneLinks phone={trip.data.phoneNumber} /> : '-',
+                ],
               ].map(([label, value]) => (
                 <Table.Tr key={String(label)}>
                   <Table.Th w={190} fw={500}>
@@ -180,16 +191,13 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
 /** The panel in a drawer over the list, so the table keeps its width; it has its own URL. */
 export function TripDetailDrawer({ tripId, onClose }: { tripId: string | undefined; onClose: () => void }) {
   return (
-    <Drawer
-      opened={Boolean(tripId)}
-      onClose={onClose}
-      position="right"
-      size="lg"
-      withCloseButton={false}
-      padding={0}
-      aria-label={m.tripsDetails()}
-    >
-      {tripId && <TripDetailPanel tripId={tripId} onClose={onClose} />}
-    </Drawer>
+    // Composed, so that the dialog element itself carries the name (a Drawer's aria-label stays on
+    // its root, and a dialog without a name is read as "dialog").
+    <Drawer.Root opened={Boolean(tripId)} onClose={onClose} position="right" size="lg" padding={0}>
+      <Drawer.Overlay />
+      <Drawer.Content aria-label={m.tripsDetails()}>
+        <Drawer.Body>{tripId && <TripDetailPanel tripId={tripId} onClose={onClose} />}</Drawer.Body>
+      </Drawer.Content>
+    </Drawer.Root>
   );
 }
