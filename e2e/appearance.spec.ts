@@ -1,4 +1,4 @@
-import { expect, test } from './fixtures';
+import { expect, signInThroughUi, test } from './fixtures';
 
 test.describe('colour scheme', () => {
   test.use({ role: 'admin' });
@@ -55,5 +55,21 @@ test.describe('keyboard', () => {
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
     await expect(page.locator('main#content')).toBeFocused();
+  });
+});
+
+test.describe('colour scheme before sign-in', () => {
+  test('chosen on the sign-in screen, stays through the sign-in', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.goto('/admin');
+    const html = page.locator('html');
+    await page.getByRole('button', { name: /^Colours: as the system/ }).click();
+    await page.getByRole('button', { name: /^Colours: light/ }).click();
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+
+    await signInThroughUi(page, 'city_dealer');
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await page.reload();
+    await expect(html).toHaveAttribute('data-mantine-color-scheme', 'dark');
   });
 });

@@ -12,6 +12,12 @@ describe('session storage', () => {
     expect(readSession()?.role).toBe('franchise');
   });
 
+  it('keeps the colour scheme chosen before the sign-in', () => {
+    localStorage.setItem('mantine-color-scheme-value', 'dark');
+    saveSession({ idToken: 'tok', expirationTime: Date.now() + 60_000, role: 'admin' });
+    expect(localStorage.getItem('mantine-color-scheme-value')).toBe('dark');
+  });
+
   it('treats an expired session as signed out and clears it', () => {
     saveSession({ idToken: 'tok', expirationTime: Date.now() - 1, role: 'admin' });
     expect(readSession()).toBeNull();

@@ -1,5 +1,6 @@
 import type { Role } from '@bmet/shared/constants';
 import { ROLES, SESSION_KEYS } from '@bmet/shared/constants';
+import { COLOR_SCHEME_STORAGE_KEY } from '@bmet/shared/boot-script';
 
 export type Session = { idToken: string; expirationTime: number; role: Role };
 
@@ -16,9 +17,14 @@ export function readSession(): Session | null {
   return { idToken, expirationTime, role };
 }
 
-/** Saves a fresh sign-in as the spec says: local storage cleared, token, expiry and role kept. */
+/**
+ * Saves a fresh sign-in as the spec says: local storage cleared, token, expiry and role kept. The
+ * colour scheme is the browser's, not the account's: chosen on the sign-in screen, it stays.
+ */
 export function saveSession(session: Session): void {
+  const scheme = localStorage.getItem(COLOR_SCHEME_STORAGE_KEY);
   localStorage.clear();
+  if (scheme !== null) localStorage.setItem(COLOR_SCHEME_STORAGE_KEY, scheme);
   sessionStorage.setItem(SESSION_KEYS.idToken, session.idToken);
   sessionStorage.setItem(SESSION_KEYS.expirationTime, String(session.expirationTime));
   sessionStorage.setItem(SESSION_KEYS.currentClaim, session.role);
