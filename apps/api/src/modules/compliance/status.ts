@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { type DocumentKey } from '@bmet/shared/constants';
 import { MANDATORY_DOCUMENTS, exemptDocuments } from '@bmet/shared/document-rules';
 import { checkProblemOf, checkStatuses, type CheckRecord } from '@bmet/shared/check-status';
@@ -21,10 +21,19 @@ const MANDATORY: readonly string[] = MANDATORY_DOCUMENTS;
  * an electric vehicle's pollution certificate, and its permit where its state exempts it.
  */
 function exemptKeys(figures: unknown): SQL {
-  return sql`coalesce((select case when v.fuel = 'electric' then
-      case when coalesce((${figures}::jsonb -> v.state ->> 'electricPermitExempt')::boolean, false)
-        then array['pollutionCertificate', 'vehiclePermit'] else array['pollutionCertificate'] end end
+  return sql`coalesce((select ${vehicleExemptKeys(sql`v.fuel`, sql`v.state`, figures)}
     from vehicles v where v.driver_id = ${drivers.id}), '{}'::text[])`;
+}
+
+/**
+ * The mandatory documents a vehicle of this fuel and state does not need, as a text array (what
+ * exemptDocuments decides in the code); `figures` is each state's figures as JSON.
+ */
+export function vehicleExemptKeys(fuel: SQL | AnyColumn, state: SQL | AnyColumn, figures: unknown): SQL {
+  return sql`(case when ${fuel} = 'electric' then
+      case when coalesce((${figures}::jsonb -> ${state} ->> 'electricPermitExempt')::boolean, false)
+        then array['pollutionCertificate', 'vehiclePermit'] else array['pollutionCertificate'] end
+      else '{}'::text[] end)`;
 }
 
 /**

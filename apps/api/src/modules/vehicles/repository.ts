@@ -26,7 +26,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { anyOf } from '../../db/any-of';
 import { rowsOf } from '../../db/rows';
-import { problemOf } from '../compliance/status';
+import { problemOf, vehicleExemptKeys } from '../compliance/status';
 import { accounts, drivers, vehicleAssignments, vehicles } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
@@ -139,10 +139,7 @@ export async function vehicleDocumentsOf(db: DbExecutor, ids: string[]): Promise
  * each document the vehicle needs (exemptDocuments) approved and unexpired, wherever it is held.
  */
 function documentsInOrder(today: string, figures: string): SQL {
-  const exempt = sql`(case when ${vehicles.fuel} = 'electric' then
-      case when coalesce((${figures}::jsonb -> ${vehicles.state} ->> 'electricPermitExempt')::boolean, false)
-        then array['pollutionCertificate', 'vehiclePermit'] else array['pollutionCertificate'] end
-      else '{}'::text[] end)`;
+  const exempt = vehicleExemptKeys(vehicles.fuel, vehicles.state, figures);
   return sql`((select count(*) from (
       select d.key, d.status, d.expires_on from driver_documents d
       where d.driver_id = ${vehicles.driverId} and d.key = any(vehicle_document_keys())
