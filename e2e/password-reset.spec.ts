@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { e2eFolder } from '../scripts/e2e-folder.mjs';
 import { DEMO_PASSWORD, expect, test, type Session } from './fixtures';
 
 /**
@@ -10,7 +11,7 @@ import { DEMO_PASSWORD, expect, test, type Session } from './fixtures';
  * way a user would, from the mail.
  */
 
-const MAIL_DIR = join(process.cwd(), 'test-results', 'e2e-mail');
+const MAIL_DIR = join(e2eFolder(process.env.E2E_PORT ?? '3100'), 'e2e-mail');
 const STRONG = 'a-strong-e2e-passphrase';
 
 const notice = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });

@@ -43,9 +43,18 @@ type Trip = {
     Car: string | null;
     vehicleNumber: string | null;
   } | null;
+  carType: string | null;
+  distance: number | null;
+  price: number | null;
+  cancelReason: string | null;
   createdAt: string;
 };
 type TripFeedback = { feedback: string; rating: number; author: { name: string } };
+type TripDetail = Trip & {
+  feedback: TripFeedback[];
+  fare: { base: number; total: number; matchesPrice: boolean } | null;
+  timeline: { finishedAt: string | null };
+};
 type TripFilters = {
   q?: string;
   status?: string;
@@ -101,7 +110,7 @@ async function fetchTrips(
 async function fetchTrip(request: APIRequestContext, session: Session, id: string) {
   const response = await request.get(`/api/trips/${id}`, { headers: authHeader(session) });
   expect(response.status(), await response.text()).toBe(200);
-  return ((await response.json()) as { data: Trip & { feedback: TripFeedback[] } }).data;
+  return ((await response.json()) as { data: TripDetail }).data;
 }
 
 const tripTable = (page: Page) => page.getByRole('table', { name: 'List of Trips' });
@@ -120,11 +129,36 @@ const rowText = (trip: Trip, index: number) =>
   [
     trip.title,
     index === 0 ? 'Most Recent Trip' : `${trip.paid ? 'Paid' : ''}${trip.completed ? 'Completed' : ''}`,
+    istDateTime(trip.createdAt),
     trip['pick-up'].location ?? '-',
     trip.destination.location ?? '-',
+    trip.driver_info?.name ?? '-',
+    trip.carType ? CAR_TYPE_LABELS[trip.carType] : '-',
+    trip.price === null ? '-' : rupees(trip.price),
     statusLabel(trip.status),
+    trip.id.slice(-6),
     'View Details',
   ].join('');
+
+const CAR_TYPE_LABELS: Record<string, string> = {
+  mini: 'Mini',
+  sedan: 'Sedan',
+  suv: 'SUV',
+  auto: 'Auto',
+  erickshaw: 'E-Rickshaw',
+};
+
+/** A moment as the console shows it: 24/11/2026, 9:05 am, in India. */
+function istDateTime(iso: string): string {
+  const part = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-IN', { timeZone: 'Asia/Kolkata', ...options }).format(new Date(iso));
+  const time = part({ hour: 'numeric', minute: '2-digit', hour12: true }).replace(/\s+/g, ' ');
+  return `${part({ day: '2-digit', month: '2-digit', year: 'numeric' })}, ${time}`;
+}
+
+/** Rupees as the console shows them: ₹1,250 or ₹107.50. */
+const rupees = (amount: number) =>
+  `₹${new Intl.NumberFormat('en-IN', Number.isInteger(amount) ? { maximumFractionDigits: 0 } : { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(amount)}`;
 
 /** The table shows exactly these trips, in this order; it keeps the last answer until the next arrives. */
 async function expectTrips(page: Page, trips: Trip[], more: boolean) {
@@ -167,7 +201,18 @@ for (const role of ROLES) {
       await expect(searchBox(page)).toBeVisible();
       await expect(searchBox(page)).toHaveValue('');
       await expect(tripTable(page).getByRole('columnheader')).toHaveText(
-        ['Trip Title', 'Pick-up Location', 'Destination Location', 'Status', 'Actions'],
+        [
+          'Trip Title',
+          'Date and time',
+          'Pick-up Location',
+          'Destination Location',
+          'Driver',
+          'Car type',
+          'Fare',
+          'Status',
+          'Trip ID',
+          'Actions',
+        ],
         NETWORK,
       );
       await expectTrips(page, trips.slice(0, 50), true);
@@ -316,7 +361,7 @@ for (const role of ['admin', 'city_dealer'] as const) {
           await step.apply();
           await expectTrips(page, expected.trips, expected.more);
           if (step.filters.status) {
-            await expect(tripTable(page).locator('tbody td:nth-child(4)')).toHaveText(
+            await expect(tripTable(page).locator('tbody td:nth-child(8)')).toHaveText(
               expected.trips.map(() => statusLabel(step.filters.status!)),
             );
           }
@@ -407,6 +452,11 @@ const DETAIL_LABELS = [
   'Vehicle Type',
   'Driver Vehicle Number',
   'Trip Phone Number',
+  'Date and time',
+  'Distance',
+  'Fare',
+  'Payment',
+  'Trip ID',
 ];
 
 const dash = (value: string | null | undefined) => value || '-';
@@ -424,13 +474,26 @@ function detailValues(trip: Trip): (string | RegExp)[] {
     dash(info?.Car),
     dash(info?.vehicleNumber),
     dash(trip.phoneNumber),
+    istDateTime(trip.createdAt),
+    trip.distance === null ? '-' : `${trip.distance} km`,
+    trip.price === null ? '-' : rupees(trip.price),
+    trip.paid ? 'Paid' : 'Unpaid',
+    trip.id,
   ];
 }
 
+/** The panel's own table of the trip (the fare's table follows it). */
+const detailTable = (page: Page) => panel(page).locator('table').first();
+
 async function expectPanelShows(page: Page, trip: Trip) {
   await expect(panel(page).getByRole('heading', { name: trip.title, exact: true })).toBeVisible(NETWORK);
-  await expect(panel(page).locator('table tbody th')).toHaveText(DETAIL_LABELS);
-  await expect(panel(page).locator('table tbody td')).toHaveText(detailValues(trip));
+  await expect(detailTable(page).locator('tbody th')).toHaveText(
+    trip.cancelReason ? [...DETAIL_LABELS.slice(0, -1), 'Cancellation reason', 'Trip ID'] : DETAIL_LABELS,
+  );
+  const values = detailValues(trip);
+  await expect(detailTable(page).locator('tbody td')).toHaveText(
+    trip.cancelReason ? [...values.slice(0, -1), trip.cancelReason, trip.id] : values,
+  );
   if (trip.driver_info?.rating != null) {
     await expect(
       panel(page).getByRole('img', { name: `${trip.driver_info.rating} out of 5 stars` }),
@@ -463,7 +526,7 @@ for (const role of ['admin', 'city_dealer'] as const) {
       await expect(page).toHaveURL(new RegExp(`/trips/${trip.id}$`));
       await expectPanelShows(page, trip);
       if (role !== 'admin') {
-        await expect(panel(page).locator('table tbody td').last()).toHaveText('-');
+        await expect(detailTable(page).locator('tbody td').nth(9)).toHaveText('-');
       } else {
         // A phone is a link that calls it, and one that opens a WhatsApp chat.
         const digits = trip.phoneNumber!.replace(/\D/g, '').slice(-10);
@@ -505,8 +568,8 @@ test.describe('trip detail panel of a trip without a driver', () => {
     expect(trip.driver).toBe(false);
     await page.goto(`/trips/${trip.id}`);
     await expectPanelShows(page, trip);
-    await expect(panel(page).locator('table tbody td').nth(3)).toHaveText('No');
-    await expect(panel(page).locator('table tbody td').nth(4)).toHaveText('-');
+    await expect(detailTable(page).locator('tbody td').nth(3)).toHaveText('No');
+    await expect(detailTable(page).locator('tbody td').nth(4)).toHaveText('-');
   });
 });
 
@@ -582,5 +645,55 @@ test.describe('trip feedback', () => {
       await expect(savedStars).toBeVisible();
       await expect(feedback).toHaveValue('');
     });
+  });
+});
+
+test.describe('a trip read at a glance', () => {
+  test.use({ role: 'franchise' });
+
+  test('the list says how many trips it holds, and follows a search', async ({ page, request, session }) => {
+    const count = async (body: Record<string, unknown>) => {
+      const response = await request.post('/api/trips/count', { headers: authHeader(session!), data: body });
+      expect(response.status()).toBe(200);
+      return ((await response.json()) as { data: { total: number } }).data.total;
+    };
+    const all = await count({});
+    const completed = await count({ status: 'completed' });
+    expect(all).toBeGreaterThan(completed);
+    await page.goto('/trips');
+    const summary = page.getByText(/^Showing \d+ of [\d,]+\+? trips$/);
+    await expect(summary).toHaveText(`Showing 50 of ${all.toLocaleString('en-IN')} trips`, NETWORK);
+    await page.goto('/trips?status=completed');
+    await expect(summary).toHaveText(
+      `Showing ${Math.min(50, completed)} of ${completed.toLocaleString('en-IN')} trips`,
+      NETWORK,
+    );
+  });
+
+  test('the panel shows the timeline, how the fare is made and the trip on a map', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const { trips } = await fetchTrips(request, session!, { status: 'completed' }, 10);
+    const trip = await fetchTrip(request, session!, trips[0]!.id);
+    await page.goto(`/trips/${trip.id}`);
+    const timeline = panel(page).getByRole('region', { name: 'Timeline' });
+    await expect(timeline.getByRole('listitem')).toHaveText(
+      [/^Requested /, /^Assigned /, /^Started /, `Finished ${istDateTime(trip.timeline.finishedAt!)}`],
+      NETWORK,
+    );
+    const fare = panel(page).getByRole('region', { name: 'How the fare is made' });
+    // The demo trips are priced by the rates of their driver's state, as the app prices them.
+    expect(trip.fare?.matchesPrice).toBe(true);
+    await expect(fare.getByRole('row', { name: /^Base price/ })).toHaveText(
+      `Base price${rupees(trip.fare!.base)}`,
+    );
+    await expect(fare.getByRole('row', { name: /^Total/ })).toHaveText(`Total${rupees(trip.price!)}`);
+    await expect(fare.getByText('The recorded fare differs')).toHaveCount(0);
+    const map = panel(page).getByRole('region', { name: 'Pick-up and destination on the map' });
+    await expect(map).toBeVisible(NETWORK);
+    await expect(map.getByText('Pick-up', { exact: true })).toBeVisible();
+    await expect(map.getByText('Destination', { exact: true })).toBeVisible();
   });
 });

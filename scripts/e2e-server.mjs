@@ -6,10 +6,11 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
+import { e2eFolder } from './e2e-folder.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const dataDir = join(root, 'test-results', 'e2e-data');
 const port = process.env.E2E_PORT ?? '3100';
+const dataDir = join(e2eFolder(port), 'e2e-data');
 
 // A fresh folder each run: the tests rely on the demo data as seeded, and on no earlier lockouts.
 rmSync(dataDir, { recursive: true, force: true });
@@ -17,7 +18,7 @@ mkdirSync(dataDir, { recursive: true });
 
 // A mail receiver for the server's mails (password reset links): each mail becomes a file in
 // test-results/e2e-mail/, named <time>-<recipient>-<id>.eml, where the browser tests read it.
-const mailDir = join(root, 'test-results', 'e2e-mail');
+const mailDir = join(e2eFolder(port), 'e2e-mail');
 rmSync(mailDir, { recursive: true, force: true });
 const mailReceiver = new SMTPServer({
   authOptional: true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeFare, isNightHour } from './fare';
+import { computeFare, fareParts, indianHour, isNightHour } from './fare';
 
 const sedan = { basePrice: 70, per_km: 15, nightCharge: 40 };
 
@@ -37,5 +37,28 @@ describe('isNightHour', () => {
   it('is true for 21 to 23 and 0 to 3 only', () => {
     const night = Array.from({ length: 24 }, (_, hour) => hour).filter(isNightHour);
     expect(night).toEqual([0, 1, 2, 3, 21, 22, 23]);
+  });
+});
+
+describe('fareParts', () => {
+  it('names each part of the fare, adding up to computeFare', () => {
+    expect(fareParts(sedan, 12.4, 22)).toEqual({
+      base: 70,
+      perKm: 15,
+      km: 12,
+      distance: 180,
+      night: 40,
+      total: 290,
+    });
+    expect(fareParts(sedan, 12.4, 22).total).toBe(computeFare(sedan, 12.4, 22));
+    expect(fareParts(sedan, 12.4, 9).night).toBe(0);
+  });
+});
+
+describe('indianHour', () => {
+  it('reads the hour in India, whatever the machine’s time zone', () => {
+    expect(indianHour(new Date('2026-03-14T15:40:00Z'))).toBe(21);
+    expect(indianHour(new Date('2026-03-14T18:29:59Z'))).toBe(23);
+    expect(indianHour(new Date('2026-03-14T18:30:00Z'))).toBe(0);
   });
 });

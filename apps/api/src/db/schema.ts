@@ -460,6 +460,14 @@ export const trips = pgTable(
     status: tripStatusEnum('status').notNull().default('requested'),
     paid: boolean('paid').notNull().default(false),
     cancelReason: text('cancel_reason'),
+    /**
+     * When the trip reached each step, stamped by the database as its status changes (migration
+     * 0033); unknown (null) for steps taken before the console saw the trip.
+     */
+    assignedAt: timestamp('assigned_at', { withTimezone: true }),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     /** Set by the import: the Firebase key (the push id) by which a second import finds the row. */
     firebaseKey: text('firebase_key'),
     /** When the record was removed from the apps' Firebase database (kept here: it is history). */

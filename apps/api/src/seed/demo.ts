@@ -223,9 +223,14 @@ export async function seedDemo(
     }
   }
 
-  // Rates for every state and car type.
+  // Rates for every state and car type; the trips are priced by them, as the app prices a ride.
+  const rates = new Map<string, ReturnType<typeof buildRates>>();
   for (const state of STATES)
-    for (const carType of CAR_TYPES) await insertRates(db, state, carType, buildRates(rng, carType));
+    for (const carType of CAR_TYPES) {
+      const set = buildRates(rng, carType);
+      rates.set(`${state}/${carType}`, set);
+      await insertRates(db, state, carType, set);
+    }
   // And the fares some states notified, the band the rates must keep (one state's sedans do not).
   await insertDemoFareRules(db);
 
@@ -317,6 +322,7 @@ export async function seedDemo(
             driver: driver ? { id: driver.id, state, carType: driver.carType ?? null } : null,
             state,
             createdAt: new Date(now - ageMs),
+            rates: (carType) => rates.get(`${state}/${carType}`),
           });
         });
         await storing;

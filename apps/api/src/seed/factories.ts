@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CarType, DocumentKey, Role, State, TripStatus } from '@bmet/shared/constants';
 import { CAR_TYPES, DOCUMENT_KEYS, STATES } from '@bmet/shared/constants';
 import { documentExpires } from '@bmet/shared/document-rules';
+import { computeFare, indianHour } from '@bmet/shared/fare';
 import type { Db } from '../db/client';
 import {
   accounts,
@@ -302,10 +303,27 @@ export async function insertRates(db: Db, state: State, carType: CarType, rates:
   });
 }
 
-/** The customer app's fare: round(basePrice) + per_km x round(km), plus nightCharge 21:00-04:00. */
-export function fareOf(rates: RateSet, km: number, hour: number): number {
-  const night = hour >= 21 || hour < 4 ? rates.nightCharge : 0;
-  return Math.round(rates.basePrice) + rates.per_km * Math.round(km) + night;
+/**
+ * When a seeded trip reached each step its status implies: a driver within minutes, the ride at
+ * about 2.5 minutes a km. Worked out from the trip's own figures, not drawn, so that the data drawn
+ * after a trip stays what it was.
+ */
+function stepTimes(status: TripStatus, createdAt: Date, km: number, hasDriver: boolean) {
+  // A trip booked moments ago has taken no step in the future.
+  const now = Date.now();
+  const at = (minutes: number) =>
+    new Date(
+      Math.min(createdAt.getTime() + Math.round(minutes * 60_000), Math.max(now, createdAt.getTime())),
+    );
+  const toAssign = 1 + (Math.round(km * 7) % 4);
+  const toStart = toAssign + 4 + (Math.round(km * 3) % 9);
+  const assigned = hasDriver && status !== 'requested';
+  return {
+    assignedAt: assigned ? at(toAssign) : null,
+    startedAt: status === 'started' || status === 'completed' ? at(toStart) : null,
+    finishedAt: status === 'completed' ? at(toStart + km * 2.5) : null,
+    cancelledAt: status === 'cancelled' ? at(toAssign + 2 + (Math.round(km) % 10)) : null,
+  };
 }
 
 export function buildTrip(
@@ -316,6 +334,8 @@ export function buildTrip(
     state: State;
     createdAt: Date;
     status?: TripStatus;
+    /** The rates of the trip's state for a car type, which price it (else the typical rates). */
+    rates?: (carType: CarType) => RateSet | undefined;
   },
 ): TripRow {
   const city = CITIES[input.state];
@@ -336,7 +356,7 @@ export function buildTrip(
   const to = near(rng, city.lat, city.long, 14);
   const km = Math.max(1, Math.hypot(from.lat - to.lat, from.long - to.long) * 111 * 1.3);
   const carType = (input.driver?.carType as CarType | null) ?? rng.pick(CAR_TYPES);
-  const price = fareOf(BASE_RATES[carType], km, input.createdAt.getHours());
+  const price = computeFare(input.rates?.(carType) ?? BASE_RATES[carType], km, indianHour(input.createdAt));
   const pickup = rng.pick(PLACES);
   let destination = rng.pick(PLACES);
   if (destination === pickup) destination = PLACES[(PLACES.indexOf(pickup) + 3) % PLACES.length]!;
@@ -359,6 +379,7 @@ export function buildTrip(
     status,
     paid: status === 'completed' ? rng.chance(0.93) : false,
     cancelReason: status === 'cancelled' ? rng.pick(CANCEL_REASONS) : null,
+    ...stepTimes(status, input.createdAt, km, Boolean(input.driver)),
     createdAt: input.createdAt,
   };
 }

@@ -117,8 +117,48 @@ export const tripFeedbackSchema = z.object({
 });
 export type TripFeedback = z.infer<typeof tripFeedbackSchema>;
 
+/** When the trip reached each step; null where the console did not see it happen. */
+export const tripTimelineSchema = z.object({
+  requestedAt: timestamp,
+  assignedAt: timestamp.nullable(),
+  startedAt: timestamp.nullable(),
+  finishedAt: timestamp.nullable(),
+  cancelledAt: timestamp.nullable(),
+});
+export type TripTimeline = z.infer<typeof tripTimelineSchema>;
+
+/**
+ * How the trip's fare is made by the rates of its driver's state for its car type, as they stood
+ * when it was booked (`ratesFrom`: the change that set them, null for the rates as they are now when
+ * no change before the booking is kept). `matchesPrice` says whether these parts add up to the
+ * recorded price (the app may have priced it by other rates).
+ */
+export const tripFareSchema = z.object({
+  base: z.number(),
+  perKm: z.number(),
+  km: z.number(),
+  distance: z.number(),
+  night: z.number(),
+  total: z.number(),
+  matchesPrice: z.boolean(),
+  /** The state whose rates made it (the driver's). */
+  state: z.enum(STATES),
+  ratesFrom: timestamp.nullable(),
+});
+export type TripFare = z.infer<typeof tripFareSchema>;
+
 export const tripDetailResponseSchema = envelope(
-  tripSchema.extend({ feedback: z.array(tripFeedbackSchema) }),
+  tripSchema.extend({
+    feedback: z.array(tripFeedbackSchema),
+    timeline: tripTimelineSchema,
+    /** Null when the trip has no driver's state, car type, distance or rates to price it by. */
+    fare: tripFareSchema.nullable(),
+  }),
+);
+
+/** POST /api/trips/count: the size of the list these filters give, counted up to the lists' cap. */
+export const tripCountResponseSchema = envelope(
+  z.object({ total: z.number().int().min(0), totalCapped: z.boolean() }),
 );
 
 /** Feedback and a 1-to-5 star rating; a rating is required. */

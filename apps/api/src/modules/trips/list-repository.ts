@@ -9,7 +9,7 @@ import {
 import { pageLimit } from '../../db/page-limit';
 import type { Db } from '../../db/client';
 import { drivers, trips } from '../../db/schema';
-import { keysetPage } from '../../lib/paging';
+import { cappedCountQuery, keysetPage, toListTotal, type ListTotal } from '../../lib/paging';
 import { afterKey, decodeSortedCursor, keyColumn, sortedPage } from '../../lib/sort';
 import { type ScopeCaller, tripDriverScope } from '../../lib/scope';
 import {
@@ -107,4 +107,18 @@ export async function findTrips(
 ) {
   const page = await findTripRecordPage(db, caller, options, tuning);
   return { trips: toTrips(caller, page.rows), nextCursor: page.nextCursor };
+}
+
+/**
+ * How many trips the list with these filters holds in the caller's scope, counted up to the lists'
+ * cap (reading no more rows than that): the list's "Showing 50 of 1,234 trips".
+ */
+export async function countTrips(db: Db, caller: ScopeCaller, options: TripListOptions): Promise<ListTotal> {
+  if (options.driverIds?.length === 0) return { total: 0, totalCapped: false };
+  const drivenBy = and(tripDriverScope(caller), chosenDrivers(options));
+  const filter = and(
+    ...listConditions({ ...options, cursor: undefined }),
+    drivenBy ? sql`${trips.driverId} in (select ${drivers.id} from ${drivers} where ${drivenBy})` : undefined,
+  );
+  return toListTotal(await cappedCountQuery(db, trips, filter));
 }

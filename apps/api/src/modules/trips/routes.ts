@@ -6,6 +6,7 @@ import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
   filterTripsBodySchema,
   tripSortQuerySchema,
+  tripCountResponseSchema,
   tripDetailResponseSchema,
   tripFeedbackBodySchema,
   tripFeedbackResponseSchema,
@@ -18,7 +19,8 @@ import { keyedList } from '../../lib/keyed-list';
 import { refuseNul } from '../../lib/text';
 import { currentUser } from '../../plugins/authentication';
 import { createTripFeedback, findTripFeedback } from './feedback-repository';
-import { findTrips } from './list-repository';
+import { countTrips, findTrips } from './list-repository';
+import { findTripParticulars } from './particulars';
 import { getTrip } from './repository';
 import { registerTripExport } from './export';
 import { registerTripMessageRoutes } from './messages';
@@ -102,20 +104,44 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
     },
   );
 
+  app.post(
+    '/trips/count',
+    {
+      config: { access: ['trips', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: 'How many trips a list with these filters holds (every role)',
+        description:
+          "The filters of `POST /api/trips/filter-trips`, in the caller's scope. Counted up to 10,000: " +
+          'past that, `totalCapped` is true. Asked apart from the list, so that a page never waits for its count.',
+        body: filterTripsBodySchema,
+        response: { 200: tripCountResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const { ids, ...filters } = request.body;
+      return { data: await countTrips(db, callerOf(request), { ...filters, driverIds: ids }) };
+    },
+  );
+
   app.get(
     '/trips/:id',
     {
       config: { access: ['trips', 'view'] },
       schema: {
         tags: TAGS,
-        summary: 'One trip with its saved feedback, newest first',
+        summary: 'One trip with its saved feedback (newest first), its timeline and how its fare is made',
         params: idParamSchema,
         response: { 200: tripDetailResponseSchema, ...errors },
       },
     },
     async (request) => {
       const trip = await getTrip(db, callerOf(request), request.params.id);
-      return { data: { ...trip, feedback: await findTripFeedback(db, trip.id) } };
+      const [feedback, particulars] = await Promise.all([
+        findTripFeedback(db, trip.id),
+        findTripParticulars(db, trip),
+      ]);
+      return { data: { ...trip, feedback, ...particulars } };
     },
   );
 

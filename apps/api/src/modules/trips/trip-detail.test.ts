@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
-import { auditLog, tripFeedback } from '../../db/schema';
+import { auditLog, carRateHistory, tripFeedback, trips } from '../../db/schema';
+import { createDriver, createTrip } from '../../seed/factories';
 import { useTestApp } from '../../../test/test-app';
 import {
   createStaff,
@@ -237,5 +238,100 @@ describe('POST /api/trips/:id/feedback', () => {
     const response = await postAs(t, admin, `/api/trips/${w.trips.loose.id}/feedback`, { rating: 2 });
     expect(response.statusCode).toBe(201);
     expect(response.json().data.author).toEqual({ id: admin.id, name: admin.email });
+  });
+});
+
+describe('GET /api/trips/:id: timeline and fare', () => {
+  it('stamps each step as the status changes, keeping steps it did not see unknown', async () => {
+    const trip = await createTrip(t.db, { status: 'requested', overrides: { title: `Timeline ${w.tag}` } });
+    const before = Date.now();
+    await t.db
+      .update(trips)
+      .set({ status: 'assigned', driverId: w.drivers.a1.id })
+      .where(eq(trips.id, trip.id));
+    await t.db.update(trips).set({ status: 'completed' }).where(eq(trips.id, trip.id));
+    const { timeline } = (await getAs(t, w.admin, `/api/trips/${trip.id}`)).json().data;
+    expect(timeline.requestedAt).toBe(trip.createdAt.toISOString());
+    expect(Date.parse(timeline.assignedAt)).toBeGreaterThanOrEqual(before - 1000);
+    expect(Date.parse(timeline.finishedAt)).toBeGreaterThanOrEqual(Date.parse(timeline.assignedAt));
+    expect(timeline.startedAt).toBeNull();
+    expect(timeline.cancelledAt).toBeNull();
+  });
+
+  it('keeps a step’s time that the writer gave', async () => {
+    const trip = await createTrip(t.db, { status: 'requested' });
+    const cancelledAt = new Date('2026-01-05T10:00:00Z');
+    await t.db.update(trips).set({ status: 'cancelled', cancelledAt }).where(eq(trips.id, trip.id));
+    const { timeline } = (await getAs(t, w.admin, `/api/trips/${trip.id}`)).json().data;
+    expect(timeline.cancelledAt).toBe(cancelledAt.toISOString());
+  });
+
+  // Mizoram's sedan rates: one set before the trips below were booked, another after.
+  beforeAll(async () => {
+    const rates = (basePrice: number, perKm: number, nightCharge: number) => ({
+      basePrice,
+      per_km: perKm,
+      nightCharge,
+      waitingCharge: 0,
+      rushHour: 0,
+      surCharges: 0,
+      extra: 0,
+    });
+    await t.db.insert(carRateHistory).values([
+      {
+        state: 'mizoram',
+        carType: 'sedan',
+        action: 'create',
+        version: 1,
+        after: rates(60, 12, 30),
+        changedAt: new Date('2026-01-01T00:00:00Z'),
+      },
+      {
+        state: 'mizoram',
+        carType: 'sedan',
+        action: 'update',
+        version: 2,
+        after: rates(99, 20, 50),
+        changedAt: new Date('2026-03-01T00:00:00Z'),
+      },
+    ]);
+  });
+
+  it('makes the fare from the rates of the driver’s state as they stood at booking', async () => {
+    const driver = await createDriver(t.db, { state: 'mizoram', carType: 'sedan' });
+    // 22:10 in India: the night charge applies.
+    const bookedAt = new Date('2026-02-10T16:40:00Z');
+    const trip = await createTrip(t.db, {
+      driver: { id: driver.id, state: 'mizoram', carType: 'sedan' },
+      status: 'completed',
+      createdAt: bookedAt,
+      overrides: { carType: 'sedan', distanceKm: 8.4, price: 60 + 12 * 8 + 30 },
+    });
+    const { fare } = (await getAs(t, w.admin, `/api/trips/${trip.id}`)).json().data;
+    expect(fare).toEqual({
+      base: 60,
+      perKm: 12,
+      km: 8,
+      distance: 96,
+      night: 30,
+      total: 186,
+      matchesPrice: true,
+      state: 'mizoram',
+      ratesFrom: '2026-01-01T00:00:00.000Z',
+    });
+  });
+
+  it('says when the parts do not add up to the recorded price, and has no fare without rates', async () => {
+    const driver = await createDriver(t.db, { state: 'mizoram', carType: 'sedan' });
+    const priced = await createTrip(t.db, {
+      driver: { id: driver.id, state: 'mizoram', carType: 'sedan' },
+      status: 'completed',
+      createdAt: new Date('2026-02-10T06:00:00Z'),
+      overrides: { carType: 'sedan', distanceKm: 5, price: 500 },
+    });
+    const { fare } = (await getAs(t, w.admin, `/api/trips/${priced.id}`)).json().data;
+    expect(fare).toMatchObject({ total: 120, night: 0, matchesPrice: false });
+    const unpriced = (await getAs(t, w.admin, `/api/trips/${w.trips.requested.id}`)).json().data;
+    expect(unpriced.fare).toBeNull();
   });
 });

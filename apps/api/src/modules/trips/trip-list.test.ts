@@ -589,3 +589,40 @@ describe('paging', () => {
 function sqlSetCreatedAt(id: string, at: string) {
   return sql`update ${trips} set created_at = ${at}::timestamptz where id = ${id}`;
 }
+
+describe('POST /api/trips/count', () => {
+  const count = async (who: Staff, body: Record<string, unknown>) => {
+    const response = await postAs(t, who, '/api/trips/count', body);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().data;
+  };
+
+  it("counts the list a caller would see with the same filters, in the caller's scope", async () => {
+    const q = w.tag;
+    expect(await count(w.admin, { q })).toEqual({ total: 6, totalCapped: false });
+    expect(await count(w.dealerA, { q })).toEqual({ total: 2, totalCapped: false });
+    expect(await count(w.franchiseA1, { q })).toEqual({ total: 1, totalCapped: false });
+    expect(await count(w.dealerB, { q })).toEqual({ total: 1, totalCapped: false });
+    expect(await count(w.admin, { q, status: 'completed' })).toEqual({ total: 2, totalCapped: false });
+    expect(await count(w.admin, { q, paid: true })).toEqual({ total: 1, totalCapped: false });
+    // The count agrees with the list it stands beside.
+    const shown = idsOf(await filter(w.dealerA, { q }));
+    expect(shown).toHaveLength(2);
+  });
+
+  it('counts only chosen drivers within the scope, never beyond it', async () => {
+    expect(await count(w.dealerA, { q: w.tag, ids: [w.drivers.a1.id, w.drivers.b1.id] })).toEqual({
+      total: 1,
+      totalCapped: false,
+    });
+    expect(await count(w.admin, { q: w.tag, ids: [] })).toEqual({ total: 0, totalCapped: false });
+  });
+
+  it('refuses bad filters with a message and answers 401 without a session', async () => {
+    const bad = await postAs(t, w.admin, '/api/trips/count', { status: 'flying' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ code: 'VALIDATION' });
+    const anonymous = await t.app.inject({ method: 'POST', url: '/api/trips/count', payload: {} });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});

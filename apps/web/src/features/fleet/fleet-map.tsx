@@ -1,11 +1,10 @@
-import 'leaflet/dist/leaflet.css';
 import './fleet-map.css';
 import { Anchor, Stack, Text } from '@mantine/core';
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { MapContainer, Popup, TileLayer, useMap, ZoomControl } from 'react-leaflet';
+import { Popup, useMap } from 'react-leaflet';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
-import { useSettings } from '../../lib/settings';
+import { BaseMap } from '../../components/base-map';
 import { FleetLayer, type FleetLayerOptions } from './fleet-layer';
 import type { FleetCar, FleetStore } from './fleet-store';
 import { carSummary, type ViewBounds } from './fleet-view';
@@ -29,23 +28,17 @@ export type FleetMapProps = {
 
 /** The fleet on a Leaflet map; loaded only with the fleet screen. Works without tiles. */
 export function FleetMap(props: FleetMapProps) {
-  const { data: settings } = useSettings();
   return (
-    <MapContainer
+    <BaseMap
       center={INDIA}
       zoom={INDIA_ZOOM}
       className="fleet-map"
-      // Leaflet's panes and controls use z-indexes up to 1000; isolate them so dialogs stay on top.
-      style={{ height: '100%', width: '100%', isolation: 'isolate' }}
-      aria-label={m.fleetMapLabel()}
-      // Leaflet's own zoom buttons are titled in English; these are titled in the current language.
-      zoomControl={false}
+      style={{ height: '100%', width: '100%' }}
+      label={m.fleetMapLabel()}
       worldCopyJump={false}
     >
-      <ZoomControl zoomInTitle={m.driversZoomIn()} zoomOutTitle={m.driversZoomOut()} />
-      {settings && <TileLayer url={settings.mapTileUrl} attribution={settings.mapAttribution} />}
       <Cars {...props} />
-    </MapContainer>
+    </BaseMap>
   );
 }
 

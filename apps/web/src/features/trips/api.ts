@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@bmet/shared/constants';
 import type {
   TripListFilters,
+  tripCountResponseSchema,
   tripDetailResponseSchema,
   tripFeedbackResponseSchema,
   tripListResponseSchema,
@@ -41,6 +42,24 @@ export function useTripList(role: Role, filters: TripListFilters) {
     (cursor, signal) => fetchTripPage(role, filters, cursor, signal),
     { keepShown: true },
   );
+}
+
+/**
+ * How many trips the list holds ('Showing 50 of 1,234 trips'), asked once the first page is shown
+ * so that the page never waits for it; the sort changes no count.
+ */
+export function useTripCount(filters: TripListFilters, enabled: boolean) {
+  const { sort: _sort, order: _order, ...counted } = filters;
+  const body = Object.fromEntries(Object.entries(counted).filter(([, v]) => v !== undefined && v !== ''));
+  return useQuery({
+    queryKey: ['trips', 'count', body],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof tripCountResponseSchema>('POST', '/trips/count', { body, signal }).then(
+        (r) => r.data,
+      ),
+    enabled,
+    staleTime: 30_000,
+  });
 }
 
 export function useTrip(id: string | undefined) {

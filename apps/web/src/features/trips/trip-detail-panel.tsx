@@ -1,4 +1,4 @@
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatRupees } from '../../lib/format';
 import {
   Drawer,
   Alert,
@@ -14,13 +14,23 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { useState, type FormEvent } from 'react';
+import { lazy, Suspense, useState, type FormEvent } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { HistoryLink } from '../../components/history-link';
 import { StarRating } from '../../components/star-rating';
 import { useSubmitFeedback, useTrip } from './api';
 import { TripMessages } from './trip-messages';
 import { PhoneLinks } from '../../components/phone-links';
+import { FareBreakdown, TripTimelineList } from './trip-particulars';
+
+// The map's code (Leaflet) loads with the first trip that has both points.
+const TripMap = lazy(() => import('./trip-map').then((module) => ({ default: module.TripMap })));
+
+const hasPoint = (place: {
+  lat: number | null;
+  long: number | null;
+}): place is { lat: number; long: number; location: string | null } =>
+  place.lat !== null && place.long !== null;
 
 const show = (value: string | number | null | undefined) =>
   value === null || value === undefined || value === '' ? '-' : value;
@@ -147,6 +157,16 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                   m.tripsTripPhoneNumber(),
                   trip.data.phoneNumber ? <PhoneLinks phone={trip.data.phoneNumber} /> : '-',
                 ],
+                // Beyond the spec's rows: what a caller asks about first.
+                [m.tripsColumnWhen(), formatDateTime(trip.data.createdAt)],
+                [
+                  m.tripsDistance(),
+                  trip.data.distance === null ? '-' : m.tripsDistanceKm({ km: trip.data.distance }),
+                ],
+                [m.tripsColumnFare(), trip.data.price === null ? '-' : formatRupees(trip.data.price)],
+                [m.tripsFilterPayment(), trip.data.paid ? m.tripsPaid() : m.tripsUnpaid()],
+                ...(trip.data.cancelReason ? [[m.tripsCancelReason(), trip.data.cancelReason]] : []),
+                [m.tripsColumnShortId(), <code key="id">{trip.data.id}</code>],
               ].map(([label, value]) => (
                 <Table.Tr key={String(label)}>
                   <Table.Th w={190} fw={500}>
@@ -157,6 +177,19 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
               ))}
             </Table.Tbody>
           </Table>
+          <TripTimelineList
+            status={trip.data.status}
+            timeline={trip.data.timeline}
+            hadDriver={trip.data.driver}
+          />
+          <FareBreakdown fare={trip.data.fare} price={trip.data.price} />
+          {hasPoint(trip.data['pick-up']) && hasPoint(trip.data.destination) && (
+            <section aria-label={m.tripsMapTitle()}>
+              <Suspense fallback={<Loader size="sm" aria-label={m.tripsMapTitle()} />}>
+                <TripMap pickUp={trip.data['pick-up']} destination={trip.data.destination} />
+              </Suspense>
+            </section>
+          )}
           <HistoryLink recordType="trip-feedback" recordId={trip.data.id} name={trip.data.title} />
           <TripMessages tripId={tripId} />
           <FeedbackForm tripId={tripId} />

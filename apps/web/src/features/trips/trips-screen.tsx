@@ -24,9 +24,11 @@ import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { LinkedFilterButtons, type LinkedFilters } from './linked-filters';
 import type { TripSort } from '@bmet/shared/schemas/sort';
 import type { TripListFilters } from '@bmet/shared/schemas/trip';
-import { useTripList } from './api';
+import { useTripCount, useTripList } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
+import { ListSummary } from '../../components/list-summary';
+import { formatDateTime, formatRupees } from '../../lib/format';
 
 const TripDetailDrawer = lazy(() =>
   import('./trip-detail-panel').then((m) => ({ default: m.TripDetailDrawer })),
@@ -47,6 +49,8 @@ const STATUS_LABELS: Record<TripStatus, () => string> = {
   cancelled: m.tripsStatusCancelled,
 };
 const label = (status: TripStatus) => STATUS_LABELS[status]();
+/** A trip's short id: the last 6 characters of its id. */
+const shortId = (id: string) => id.slice(-6);
 const any = () => ({ value: '', label: m.tripsFilterAny() });
 
 const SORT: SortSpec<TripSort> = { fields: TRIP_SORTS, defaultOrder: DEFAULT_ORDERS.trips };
@@ -116,6 +120,7 @@ export function TripsScreen() {
   const paid = address.paid === undefined ? '' : address.paid ? 'paid' : 'unpaid';
   const list = useTripList(session!.role, filters);
   const { rows: trips } = pagedRows(list.data);
+  const count = useTripCount(filters, Boolean(list.data));
 
   if (list.isError && !list.data) {
     return (
@@ -131,9 +136,14 @@ export function TripsScreen() {
       sorting={{ ...sort, onSort: setSort }}
       columns={[
         m.tripsColumnTitle(),
+        { label: m.tripsColumnWhen(), sort: 'createdAt' },
         m.tripsPickUpLocation(),
         m.tripsDestinationLocation(),
+        m.tripsColumnDriver(),
+        m.tripsColumnCarType(),
+        { label: m.tripsColumnFare(), sort: 'price' },
         { label: m.tripsStatus(), sort: 'status' },
+        m.tripsColumnShortId(),
         m.tripsColumnActions(),
       ]}
     >
@@ -143,12 +153,31 @@ export function TripsScreen() {
             <div className={listTableClasses.title}>{trip.title}</div>
             <Badges trip={trip} first={index === 0 && sort.isDefault} />
           </Cell>
+          <Cell label={m.tripsColumnWhen()}>
+            <span className={listTableClasses.nowrap}>{formatDateTime(trip.createdAt)}</span>
+          </Cell>
           <Cell label={m.tripsPickUpLocation()}>{trip['pick-up'].location ?? '-'}</Cell>
           <Cell label={m.tripsDestinationLocation()}>{trip.destination.location ?? '-'}</Cell>
+          <Cell label={m.tripsColumnDriver()}>{trip.driver_info?.name ?? '-'}</Cell>
+          <Cell label={m.tripsColumnCarType()}>{trip.carType ? carTypeLabel(trip.carType) : '-'}</Cell>
+          <Cell label={m.tripsColumnFare()}>
+            <span className={listTableClasses.nowrap}>
+              {trip.price === null ? '-' : formatRupees(trip.price)}
+            </span>
+          </Cell>
           <Cell label={m.tripsStatus()}>
             <Tag color={STATUS_COLORS[trip.status]} variant="outline">
               {label(trip.status)}
             </Tag>
+          </Cell>
+          <Cell label={m.tripsColumnShortId()}>
+            {/* The last 6 characters, which the search finds a trip by. */}
+            <code
+              className={listTableClasses.nowrap}
+              aria-label={m.tripsShortIdLabel({ id: shortId(trip.id) })}
+            >
+              {shortId(trip.id)}
+            </code>
           </Cell>
           <Cell label="">
             <RowButton onClick={() => navigate(`/trips/${trip.id}${query}`)}>
@@ -242,7 +271,19 @@ export function TripsScreen() {
               )}
             </Stack>
           ) : (
-            table
+            <>
+              {count.data && (
+                <ListSummary
+                  shown={trips.length}
+                  total={count.data.total}
+                  totalCapped={count.data.totalCapped}
+                  noun={m.tripsNoun()}
+                  query={q}
+                  empty={null}
+                />
+              )}
+              {table}
+            </>
           )}
           <LoadMoreButton query={list} mt="sm">
             {m.tripsLoadMore()}
