@@ -1,4 +1,5 @@
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { expect, test, type Session } from './fixtures';
 import { screenTitle } from './routes';
 
@@ -29,6 +30,17 @@ const FIELDS = [
   'extra',
 ] as const;
 
+/** The grid's label of each field: the words staff use. */
+const LABELS: Record<(typeof FIELDS)[number], string> = {
+  per_km: 'Per km',
+  basePrice: 'Base price',
+  nightCharge: 'Night charge',
+  waitingCharge: 'Waiting charge',
+  rushHour: 'Rush hour',
+  surCharges: 'Surcharges',
+  extra: 'Extra',
+};
+
 const bearer = (session: Session | null) => ({ authorization: `Bearer ${session!.idToken}` });
 
 async function fetchRates(page: Page, session: Session | null): Promise<AllRates> {
@@ -45,7 +57,27 @@ async function openState(page: Page, label: string) {
   await expect(page.getByRole('heading', { name: `Update Rates for ${label}` })).toBeVisible();
 }
 
-const field = (page: Page, name: (typeof FIELDS)[number]) => page.getByLabel(name, { exact: true });
+const field = (page: Page, name: (typeof FIELDS)[number]) => page.getByLabel(LABELS[name], { exact: true });
+
+/** Presses the spec's save button and confirms the dialog that shows what changes. */
+async function saveAndConfirm(page: Page, type: string) {
+  await page.getByRole('button', { name: `Update ${type} Rates` }).click();
+  await page
+    .getByRole('dialog', { name: 'Check the changes before saving' })
+    .getByRole('button', { name: 'Save these rates' })
+    .click();
+}
+
+/** Rupees as the screen writes them: Indian grouping, paise only when there are some. */
+const rupees = (amount: number) =>
+  `₹${new Intl.NumberFormat('en-IN', {
+    minimumFractionDigits: Math.round(amount * 100) % 100 === 0 ? 0 : 2,
+    maximumFractionDigits: 2,
+  }).format(amount)}`;
+
+/** The customer app's fare (packages/shared/src/fare.ts), written out again as the test's oracle. */
+const fareOf = (set: Pick<RateSet, 'basePrice' | 'per_km' | 'nightCharge'>, km: number, night: boolean) =>
+  Math.round(set.basePrice!) + set.per_km! * Math.round(km) + (night ? set.nightCharge! : 0);
 
 test.describe('manage car rates', () => {
   test.use({ role: 'admin' });
@@ -153,7 +185,7 @@ test.describe('manage car rates', () => {
     const request = page.waitForRequest(
       (r) => r.method() === 'PUT' && r.url().includes('/updateRates/punjab'),
     );
-    await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    await saveAndConfirm(page, 'Sedan');
     const body = (await request).postDataJSON() as Record<string, Record<string, unknown>>;
     expect(Object.keys(body)).toEqual(['sedan']);
     expect(body.sedan).toEqual({
@@ -172,9 +204,9 @@ test.describe('manage car rates', () => {
     const history = page.getByRole('region', { name: 'Change history' });
     await expect(history).toContainText('Sedan updated');
     await expect(history).toContainText('Asha Rao');
-    await expect(history).toContainText(`basePrice ${stored.basePrice} → 91`);
+    await expect(history).toContainText(`Base price ${stored.basePrice} → 91`);
     await field(page, 'extra').fill('4');
-    await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    await saveAndConfirm(page, 'Sedan');
     await expect(
       page.getByRole('status').filter({ hasText: 'Sedan rates updated successfully!' }),
     ).toBeVisible();
@@ -192,19 +224,22 @@ test.describe('manage car rates', () => {
     await page.getByRole('button', { name: 'Update Mini Rates' }).click();
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Error updating rates.');
-    await expect(alert).toContainText('basePrice: This field is required.');
+    await expect(alert).toContainText('Base price: This field is required.');
+    await expect(field(page, 'basePrice')).toHaveAccessibleDescription(/This field is required\./);
 
     await field(page, 'basePrice').fill('50');
     await field(page, 'rushHour').fill('12');
     await page.getByRole('button', { name: 'Update Mini Rates' }).click();
-    await expect(page.getByRole('alert')).toContainText('rushHour: Must be at most 10.');
+    await expect(page.getByRole('alert')).toContainText('Rush hour: Must be at most 10.');
 
     // A minus typed is kept and refused beside its field, never saved as the number without it.
     await field(page, 'rushHour').fill('1.2');
     await field(page, 'per_km').fill('-5');
     await expect(field(page, 'per_km')).toHaveValue('-5');
     await page.getByRole('button', { name: 'Update Mini Rates' }).click();
-    await expect(page.getByRole('alert')).toContainText('per_km: Must be at least 0.');
+    await expect(page.getByRole('alert')).toContainText('Per km: Must be at least 0.');
+    await expect(field(page, 'per_km')).toHaveAccessibleDescription(/Must be at least 0\./);
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     expect((await fetchRates(page, session)).bihar!.mini).toEqual(before);
   });
 
@@ -226,7 +261,7 @@ test.describe('manage car rates', () => {
     expect(other.status(), await other.text()).toBe(200);
 
     await field(page, 'per_km').fill('14');
-    await page.getByRole('button', { name: 'Update Mini Rates' }).click();
+    await saveAndConfirm(page, 'Mini');
     const alert = page.getByRole('alert');
     await expect(alert).toContainText('Error updating rates.');
     await expect(alert).toContainText(
@@ -234,7 +269,7 @@ test.describe('manage car rates', () => {
     );
     // The history shows the change made in between.
     await expect(page.getByRole('region', { name: 'Change history' })).toContainText(
-      `basePrice ${opened.basePrice} → 77`,
+      `Base price ${opened.basePrice} → 77`,
     );
     // Nothing of this save was stored.
     expect((await fetchRates(page, session)).rajasthan!.mini).toMatchObject({
@@ -248,7 +283,7 @@ test.describe('manage car rates', () => {
     await expect(page.getByText('Reload current rates')).toHaveCount(0);
 
     await field(page, 'per_km').fill('14');
-    await page.getByRole('button', { name: 'Update Mini Rates' }).click();
+    await saveAndConfirm(page, 'Mini');
     await expect(
       page.getByRole('status').filter({ hasText: 'Mini rates updated successfully!' }),
     ).toBeVisible();
@@ -268,6 +303,9 @@ test.describe('manage car rates', () => {
     await field(page, 'nightCharge').fill('40');
 
     const preview = page.getByRole('region', { name: 'Fare preview' });
+    await expect(preview).toContainText(
+      'Base price (in whole rupees) + Per km × the distance (in whole km), plus the Night charge from 21:00 to 04:00.',
+    );
     const fare = preview.getByRole('status', { name: 'Fare' });
     const distance = preview.getByLabel('Distance (km)');
     const hour = preview.getByLabel('Hour of day (0–23)');
@@ -293,7 +331,12 @@ test.describe('manage car rates', () => {
     await expect(fare).toHaveText('₹107.50');
 
     await field(page, 'basePrice').fill('');
-    await expect(preview).toContainText('Enter basePrice to see a fare.');
+    await expect(preview).toContainText('Enter Base price to see a fare.');
+    // A value the save would refuse gives no fare either (a minus once priced trips below zero).
+    await field(page, 'basePrice').fill('70');
+    await field(page, 'per_km').fill('-5');
+    await expect(preview).toContainText('Correct Per km to see a fare.');
+    await expect(fare).toHaveCount(0);
     // Nothing was saved.
     expect((await fetchRates(page, session))['tamil nadu']!.sedan).toEqual(before);
   });
@@ -361,12 +404,139 @@ test.describe('manage car rates', () => {
       expect(all.tripura![type]).toMatchObject(values);
     }
   });
+
+  test('shows what a save changes and the fares of sample trips before saving; Cancel saves nothing', async ({
+    page,
+    session,
+  }) => {
+    const stored = (await fetchRates(page, session)).haryana!.sedan!;
+    await openState(page, 'Haryana');
+    await page.getByLabel('Car type').selectOption({ label: 'Sedan' });
+    const next = { basePrice: stored.basePrice! + 5, per_km: 21, nightCharge: stored.nightCharge! };
+    await field(page, 'basePrice').fill(String(next.basePrice));
+    await field(page, 'per_km').fill('21');
+    let sent = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'PUT' && r.url().includes('/updateRates/')) sent++;
+    });
+
+    await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Check the changes before saving' });
+    await expect(dialog).toContainText('The Sedan rates of Haryana change as below.');
+    const changes = dialog.getByRole('table', { name: 'What changes' });
+    await expect(changes.getByRole('row')).toHaveCount(stored.per_km === 21 ? 2 : 3);
+    await expect(changes.getByRole('row', { name: /^Base price/ })).toHaveText(
+      `Base price${rupees(stored.basePrice!)}${rupees(next.basePrice)}`,
+    );
+    await expect(changes.getByRole('row', { name: /^Night charge/ })).toHaveCount(0);
+    const fares = dialog.getByRole('table', { name: 'Fares of sample trips' });
+    for (const [trip, km, night] of [
+      ['5 km by day (12:00)', 5, false],
+      ['12 km at night (22:00)', 12, true],
+      ['25 km by day (18:00)', 25, false],
+    ] as const) {
+      await expect(fares.getByRole('row', { name: trip })).toHaveText(
+        `${trip}${rupees(fareOf(stored, km, night))}${rupees(fareOf(next, km, night))}`,
+      );
+    }
+
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
+    // Nothing was sent or saved, and the values typed are still in the grid.
+    expect(sent).toBe(0);
+    expect((await fetchRates(page, session)).haryana!.sedan).toEqual(stored);
+    await expect(field(page, 'basePrice')).toHaveValue(String(next.basePrice));
+    await expect(page.getByRole('status').filter({ hasText: 'rates updated' })).toHaveCount(0);
+
+    // Escape closes it as Cancel does.
+    await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
+    expect(sent).toBe(0);
+
+    await saveAndConfirm(page, 'Sedan');
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Sedan rates updated successfully!' }),
+    ).toBeVisible();
+    expect(sent).toBe(1);
+    expect((await fetchRates(page, session)).haryana!.sedan).toMatchObject({
+      ...next,
+      version: stored.version + 1,
+    });
+
+    // The same values again: nothing to confirm, nothing sent.
+    await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Nothing to save' })).toHaveText(
+      'Nothing to save: these are the Sedan rates already stored.',
+    );
+    await expect(dialog).toHaveCount(0);
+    expect(sent).toBe(1);
+  });
+
+  test('restores an earlier version from the history as the current rates', async ({ page, session }) => {
+    // Two saves through the API: version v+1 with a base price of 61, then v+2 with 64.
+    const opened = (await fetchRates(page, session)).uttarakhand!.sedan!;
+    const { version, ...values } = opened;
+    for (const [basePrice, based] of [
+      [61, version],
+      [64, version + 1],
+    ] as const) {
+      const saved = await page.request.put('/api/admin/updateRates/uttarakhand', {
+        headers: bearer(session),
+        data: { sedan: { ...values, basePrice, version: based } },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+    }
+    await openState(page, 'Uttarakhand');
+    await page.getByLabel('Car type').selectOption({ label: 'Sedan' });
+    await expect(field(page, 'basePrice')).toHaveValue('64');
+
+    const history = page.getByRole('region', { name: 'Change history' });
+    const restored = version + 1;
+    // The current version offers no restore.
+    await expect(history.getByRole('button', { name: `Restore Sedan version ${version + 2}` })).toHaveCount(
+      0,
+    );
+    await history.getByRole('button', { name: `Restore Sedan version ${restored}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Restore an earlier version' });
+    await expect(dialog).toContainText(`go back to the values of version ${restored}`);
+    await expect(
+      dialog.getByRole('table', { name: 'What changes' }).getByRole('row', { name: /^Base price/ }),
+    ).toHaveText('Base price₹64₹61');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect((await fetchRates(page, session)).uttarakhand!.sedan).toMatchObject({ basePrice: 64 });
+
+    await history.getByRole('button', { name: `Restore Sedan version ${restored}` }).click();
+    await dialog.getByRole('button', { name: `Restore Sedan version ${restored}` }).click();
+    await expect(history.getByRole('status')).toHaveText(`Sedan rates restored to version ${restored}.`);
+    await expect(dialog).toHaveCount(0);
+    expect((await fetchRates(page, session)).uttarakhand!.sedan).toEqual({
+      ...values,
+      basePrice: 61,
+      version: version + 3,
+    });
+    // The grid shows the restored values, the history the restore, and a save builds on it.
+    await expect(field(page, 'basePrice')).toHaveValue('61');
+    await expect(history).toContainText('Sedan restored to an earlier version');
+    await expect(history).toContainText('Base price 64 → 61');
+    await field(page, 'extra').fill(String((values.extra ?? 0) + 1));
+    await saveAndConfirm(page, 'Sedan');
+    await expect(
+      page.getByRole('status').filter({ hasText: 'Sedan rates updated successfully!' }),
+    ).toBeVisible();
+    expect((await fetchRates(page, session)).uttarakhand!.sedan).toMatchObject({
+      basePrice: 61,
+      version: version + 4,
+    });
+  });
 });
 
 test.describe('manage car rates on a phone', { tag: '@phone' }, () => {
   test.use({ role: 'admin' });
 
-  test('fits the screen with the grid and the fare preview', async ({ page }) => {
+  test('fits the screen with the grid, the fare preview and the confirmation, in dark', async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
     await openState(page, 'Goa');
     await page.getByLabel('Car type').selectOption({ label: 'Auto' });
     await expect(
@@ -374,6 +544,32 @@ test.describe('manage car rates on a phone', { tag: '@phone' }, () => {
     ).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+
+    // The confirmation fits the width too, its tables and buttons included.
+    await field(page, 'extra').fill('123');
+    await page.getByRole('button', { name: 'Update Auto Rates' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Check the changes before saving' });
+    await expect(dialog.getByRole('table', { name: 'Fares of sample trips' })).toBeVisible();
+    const width = page.viewportSize()!.width;
+    for (const part of [
+      dialog,
+      dialog.getByRole('table', { name: 'What changes' }),
+      dialog.getByRole('table', { name: 'Fares of sample trips' }),
+      dialog.getByRole('button', { name: 'Save these rates' }),
+    ]) {
+      const box = (await part.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+    }
+    const scrollWidths = await dialog
+      .locator('table')
+      .evaluateAll((tables) => tables.map((table) => table.scrollWidth - table.clientWidth));
+    expect(scrollWidths.every((extra) => extra <= 0)).toBe(true);
+    // Away from the buttons: a hovered button is drawn in another shade.
+    await page.mouse.move(0, 0);
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toHaveCount(0);
     await page.getByRole('button', { name: 'Back to states' }).click();
     await expect(page.getByLabel('State', { exact: true })).toBeVisible();
   });

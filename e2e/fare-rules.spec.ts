@@ -220,8 +220,12 @@ test.describe('fare rules, admin', () => {
     await page.goto('/manage-prices');
     await page.getByLabel('State', { exact: true }).selectOption({ label: 'Maharashtra' });
     await page.getByLabel('Car type').selectOption({ label: 'Sedan' });
-    await page.getByLabel('basePrice', { exact: true }).fill(String(basePrice));
+    await page.getByLabel('Base price', { exact: true }).fill(String(basePrice));
     await page.getByRole('button', { name: 'Update Sedan Rates' }).click();
+    await page
+      .getByRole('dialog', { name: 'Check the changes before saving' })
+      .getByRole('button', { name: 'Save these rates' })
+      .click();
     const refusal = page.getByRole('alert').filter({ hasText: 'Error updating rates.' });
     await expect(refusal).toContainText('outside the fare band of Maharashtra', NETWORK);
 
@@ -236,7 +240,7 @@ test.describe('fare rules, admin', () => {
       'Sedan rates updated successfully!',
       NETWORK,
     );
-    await expect(page.getByLabel('basePrice', { exact: true })).toHaveValue(String(basePrice));
+    await expect(page.getByLabel('Base price', { exact: true })).toHaveValue(String(basePrice));
   });
 
   test('passes axe in dark mode', async ({ page }) => {

@@ -123,10 +123,16 @@ test.describe('signed in as admin', () => {
     await expect(page.getByRole('heading', { name: 'Update Rates for Kerala' })).toBeVisible(NETWORK);
     await tabTo(page, page.getByLabel('Car type'));
     await page.keyboard.type('Mini');
-    await tabTo(page, page.getByLabel('basePrice', { exact: true }));
+    await tabTo(page, page.getByLabel('Base price', { exact: true }));
     await page.keyboard.press('ControlOrMeta+a');
     await page.keyboard.type('77');
     await tabTo(page, page.getByRole('button', { name: 'Update Mini Rates' }));
+    await page.keyboard.press('Enter');
+    // The confirmation opens on Cancel; the save is one Tab further.
+    const confirm = page.getByRole('dialog', { name: 'Check the changes before saving' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(confirm.getByRole('button', { name: 'Save these rates' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(
       page.getByRole('status').filter({ hasText: 'Mini rates updated successfully!' }),

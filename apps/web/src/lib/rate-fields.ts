@@ -12,8 +12,9 @@ const RATE_FIELD_LABEL: Record<RateField, () => string> = {
 };
 
 /**
- * How a rate field is named on screen, in the current language (in English: its key, as the spec
- * shows it). A name that is no rate field is shown as it is.
+ * How a rate field is named on screen, in the current language: the words staff use (Base price,
+ * Per km...). The spec names the fields only as data (the rate set's keys, kept by the API and the
+ * body of a save), not as labels. A name that is no rate field is shown as it is.
  */
 export const rateFieldLabel = (field: string): string =>
   field in RATE_FIELD_LABEL ? RATE_FIELD_LABEL[field as RateField]() : field;

@@ -96,7 +96,25 @@ export const copyRatesBodySchema = z
   .refine((body) => body.from !== body.to, { error: () => m.copyToSameState(), path: ['to'] });
 export type CopyRatesBody = z.infer<typeof copyRatesBodySchema>;
 
-export const RATE_CHANGE_ACTIONS = ['create', 'update', 'copy'] as const;
+/**
+ * Brings one car type's rates back to the values of an earlier version, saved as a new version.
+ * `version` is the current version the admin saw: when the set has changed since, 409.
+ */
+export const restoreRatesBodySchema = z
+  .strictObject({
+    carType: z.enum(CAR_TYPES),
+    /** The earlier version whose values come back. */
+    restoreVersion: rateVersionSchema,
+    version: rateVersionSchema,
+  })
+  .refine((body) => body.restoreVersion < body.version, {
+    error: () => m.ratesRestoreNotEarlier(),
+    path: ['restoreVersion'],
+    when: (payload) => payload.issues.length === 0,
+  });
+export type RestoreRatesBody = z.infer<typeof restoreRatesBodySchema>;
+
+export const RATE_CHANGE_ACTIONS = ['create', 'update', 'copy', 'restore'] as const;
 export type RateChangeAction = (typeof RATE_CHANGE_ACTIONS)[number];
 
 export const rateHistoryQuerySchema = z.object({

@@ -75,7 +75,11 @@ export async function findStateRates(db: DbExecutor, state: State): Promise<Stat
 }
 
 /** Locks a state's rate sets of the given car types until the transaction ends. */
-async function lockRates(tx: DbExecutor, state: State, types: CarType[]): Promise<Map<string, CarRateRow>> {
+export async function lockRates(
+  tx: DbExecutor,
+  state: State,
+  types: CarType[],
+): Promise<Map<string, CarRateRow>> {
   const rows = await tx
     .select()
     .from(carRates)
@@ -86,9 +90,9 @@ async function lockRates(tx: DbExecutor, state: State, types: CarType[]): Promis
   return new Map(rows.map((row) => [row.carType, row]));
 }
 
-const conflict = () => new AppError('CONFLICT', m.ratesConflict());
+export const conflict = () => new AppError('CONFLICT', m.ratesConflict());
 
-type Change = {
+export type Change = {
   carType: CarType;
   action: RateChangeAction;
   version: number;
@@ -97,6 +101,8 @@ type Change = {
   copiedFrom?: State;
   /** Why an admin kept rates outside the state's fare band. */
   overrideReason?: string;
+  /** The earlier version whose values a restore brought back. */
+  restoredFrom?: number;
 };
 
 /**
@@ -106,7 +112,7 @@ type Change = {
  * change, or null when the values are already stored. Throws the conflict error when another save
  * got there first; the caller's transaction then rolls back every set of the request.
  */
-async function writeRateSet(
+export async function writeRateSet(
   tx: DbExecutor,
   actor: ChangeSource,
   write: {
@@ -117,7 +123,7 @@ async function writeRateSet(
     current: CarRateRow | undefined;
     /** The version the values were based on (updates only). */
     expected?: number;
-    kind: 'save' | 'copy';
+    kind: 'save' | 'copy' | 'restore';
   },
 ): Promise<Change | null> {
   const { state, carType, values, current, expected, kind } = write;
@@ -155,7 +161,7 @@ async function writeRateSet(
   if (!updated) throw conflict();
   return {
     carType,
-    action: kind === 'copy' ? 'copy' : 'update',
+    action: kind === 'save' ? 'update' : kind,
     version: updated.version,
     before,
     after: values,
@@ -163,7 +169,7 @@ async function writeRateSet(
 }
 
 /** Keeps a change in the rates history and in the audit log, in the transaction that made it. */
-async function recordChange(
+export async function recordChange(
   tx: DbExecutor,
   actor: ChangeSource,
   state: State,
@@ -191,6 +197,7 @@ async function recordChange(
       version: change.version,
       ...(change.copiedFrom ? { copiedFrom: change.copiedFrom } : {}),
       ...(change.overrideReason ? { overrideReason: change.overrideReason } : {}),
+      ...(change.restoredFrom ? { restoredFromVersion: change.restoredFrom } : {}),
     },
   });
 }
@@ -234,7 +241,7 @@ export async function updateStateRates(
  * The fare band (modules/fare-rules): sets that change and fall outside their state's band today
  * are refused, or kept with an admin's reason. Answers the car types kept outside it.
  */
-async function checkChangedSets(
+export async function checkChangedSets(
   tx: DbExecutor,
   state: State,
   sets: Partial<Record<CarType, RateValuesInput>>,

@@ -5,6 +5,7 @@ import {
   copyRatesBodySchema,
   rateHistoryQuerySchema,
   rateHistoryResponseSchema,
+  restoreRatesBodySchema,
   stateParamsSchema,
   stateRatesResponseSchema,
   updateRatesBodySchema,
@@ -16,6 +17,7 @@ import type { FirebaseWrites } from '../../infra/firebase-outbox';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { copyStateRates, findAllRates, findRateHistory, updateStateRates } from './repository';
+import { restoreRateSet } from './restore';
 
 export type CarRateRoutesOptions = { db: Db; firebaseWrites?: FirebaseWrites };
 
@@ -95,6 +97,39 @@ export const carRateRoutes: FastifyPluginAsyncZod<CarRateRoutesOptions> = async 
         actorOf(request),
         request.body.from,
         request.body.to,
+        firebaseWrites,
+        request.query.overrideReason,
+      ),
+    }),
+  );
+
+  app.post(
+    '/admin/restoreRates/:state',
+    {
+      // Restoring is saving: the same roles as an update (admins, every state).
+      config: { access: ['car-rates', 'update'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Bring one car type’s rates back to an earlier version, saved as a new version',
+        description:
+          'The values of `restoreVersion` (from the history) are saved as a new version, exactly as ' +
+          'a save would: `version` must be the current version (else 409, nothing saved), the values ' +
+          'must be complete and within bounds (else 400), and values outside the state’s fare band ' +
+          'need `overrideReason` (else 422). The history and the audit log keep it as a restore; the ' +
+          'audit names the version restored. A version not in the history answers 404. Answers the ' +
+          'state’s rates.',
+        params: stateParamsSchema,
+        querystring: overrideQuerySchema,
+        body: restoreRatesBodySchema,
+        response: { 200: stateRatesResponseSchema, ...errors, ...errorResponses(404, 409, 422) },
+      },
+    },
+    async (request) => ({
+      data: await restoreRateSet(
+        db,
+        actorOf(request),
+        request.params.state,
+        request.body,
         firebaseWrites,
         request.query.overrideReason,
       ),

@@ -5,6 +5,7 @@ import type {
   rateHistoryResponseSchema,
   stateRatesResponseSchema,
   AllRates,
+  RestoreRatesBody,
   StateRates,
   UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
@@ -33,6 +34,16 @@ function useStoreStateRates() {
     client.setQueryData<AllRates>(carRateKeys.rates, (all) => ({ ...all, [state]: rates }));
     void client.invalidateQueries({ queryKey: carRateKeys.history(state) });
   };
+}
+
+/** Reads every state's rates and this state's history again (after a refused stale change). */
+export function useRefreshRates(state: State) {
+  const client = useQueryClient();
+  return () =>
+    Promise.all([
+      client.invalidateQueries({ queryKey: carRateKeys.rates }),
+      client.invalidateQueries({ queryKey: carRateKeys.history(state) }),
+    ]);
 }
 
 /** Marks a state's history stale: someone else's change shows up once it is known. */
@@ -70,6 +81,25 @@ export function useCopyRates() {
         { body: { from, to } },
       ).then((r) => r.data),
     onSuccess: (rates, { to }) => store(to, rates),
+  });
+}
+
+/**
+ * Brings a car type's rates back to an earlier version, saved as a new one. Like a save, rates
+ * outside the fare band need `overrideReason`.
+ */
+export function useRestoreRates(state: State) {
+  const store = useStoreStateRates();
+  return useMutation({
+    mutationFn: ({ body, overrideReason }: { body: RestoreRatesBody; overrideReason?: string }) => {
+      const query = overrideReason ? `?${new URLSearchParams({ overrideReason }).toString()}` : '';
+      return apiRequest<typeof stateRatesResponseSchema>(
+        'POST',
+        `/admin/restoreRates/${encodeURIComponent(state)}${query}`,
+        { body },
+      ).then((r) => r.data);
+    },
+    onSuccess: (rates) => store(state, rates),
   });
 }
 

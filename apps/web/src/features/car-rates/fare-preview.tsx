@@ -3,12 +3,17 @@ import { useState } from 'react';
 import type { RateField } from '@bmet/shared/constants';
 import { computeFare, isNightHour } from '@bmet/shared/fare';
 import { m } from '@bmet/shared/paraglide/messages';
+import { RATE_FIELD_MAX } from '@bmet/shared/schemas/car-rate';
 import { formatRupees } from '../../lib/format';
 import { rateFieldLabel } from '../../lib/rate-fields';
 
 export type DraftValues = Record<RateField, number | null>;
 
 const hourLabel = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+/** A value the save would refuse (no number, below zero, above its bound): no fare is shown with it. */
+const isRefused = (field: RateField, value: number | null) =>
+  value !== null && !(value >= 0 && value <= RATE_FIELD_MAX[field]);
 
 /**
  * What a customer would pay with the values in the grid, saved or not: the customer app's fare for
@@ -28,7 +33,12 @@ export function FarePreview({ values }: { values: DraftValues }) {
     per_km === null && rateFieldLabel('per_km'),
     nightCharge === null && rateFieldLabel('nightCharge'),
   ].filter(Boolean);
-  const ready = missing.length === 0 && distance !== null && atHour !== null;
+  const refused = [
+    isRefused('basePrice', basePrice) && rateFieldLabel('basePrice'),
+    isRefused('per_km', per_km) && rateFieldLabel('per_km'),
+    isRefused('nightCharge', nightCharge) && rateFieldLabel('nightCharge'),
+  ].filter(Boolean);
+  const ready = missing.length === 0 && refused.length === 0 && distance !== null && atHour !== null;
   const fare = ready
     ? computeFare({ basePrice: basePrice!, per_km: per_km!, nightCharge: nightCharge! }, distance, atHour)
     : null;
@@ -67,7 +77,9 @@ export function FarePreview({ values }: { values: DraftValues }) {
           <Text size="sm" c="dimmed" role="status">
             {missing.length > 0
               ? m.ratesPreviewEnterFields({ fields: missing.join(` ${m.ratesPreviewAnd()} `) })
-              : m.ratesPreviewEnterDistanceHour()}
+              : refused.length > 0
+                ? m.ratesPreviewCorrectFields({ fields: refused.join(` ${m.ratesPreviewAnd()} `) })
+                : m.ratesPreviewEnterDistanceHour()}
           </Text>
         ) : (
           <Stack gap={4}>

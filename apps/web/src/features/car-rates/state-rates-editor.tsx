@@ -20,6 +20,8 @@ import {
   RATE_FIELD_MAX,
   rateValuesInputSchema,
   type RateSet,
+  type RateValues,
+  type RateValuesInput,
   type StateRates,
   type UpdateRatesBody,
 } from '@bmet/shared/schemas/car-rate';
@@ -29,6 +31,8 @@ import { useRefreshHistory, useUpdateRates } from './api';
 import { CopyRates } from './copy-rates';
 import { FarePreview, type DraftValues } from './fare-preview';
 import { rateFieldLabel } from '../../lib/rate-fields';
+import { RateChangeDialog } from './rate-change-dialog';
+import { changedRateFields } from './rate-changes';
 import { RateHistory } from './rate-history';
 import { carTypeLabel } from '@bmet/shared/labels';
 
@@ -52,7 +56,13 @@ type Override = {
   saving: boolean;
 };
 
-/** The shortest reason the server takes for rates outside the band (overrideQuerySchema). */
+/** A save waiting for the admin's confirmation, with the stored values it replaces. */
+type PendingSave = {
+  type: CarType;
+  body: UpdateRatesBody;
+  before: RateValues | null;
+  after: RateValuesInput;
+};
 
 /** The hint under a field of the grid, in the current language. */
 const descriptionOf = (field: RateField): string =>
@@ -72,6 +82,9 @@ const draftOf = (values: FormValues): DraftValues =>
       return [field, typeof value === 'number' ? value : value.trim() === '' ? null : Number(value)];
     }),
   ) as DraftValues;
+
+/** A stored set's values, without its version. */
+const valuesOf = ({ version: _, ...values }: RateSet): RateValues => values;
 
 /** A car type offered by the spec's select: the state has it, with a basePrice. */
 const isPriced = (rates: StateRates, type: CarType) =>
@@ -163,8 +176,10 @@ export function StateRatesEditor({
   // A car type being added: offered in the select until it is saved or another type is chosen.
   const [adding, setAdding] = useState<CarType | null>(null);
   const [values, setValues] = useState<FormValues>(() => formOf(undefined));
-  // The version the grid's values were read from: a save is based on it, not on later reads.
-  const [baseVersion, setBaseVersion] = useState<number | undefined>(undefined);
+  // The stored set the grid's values were read from: a save is based on its version (not on later
+  // reads) and the confirmation compares with its values.
+  const [base, setBase] = useState<RateSet | undefined>(undefined);
+  const [pending, setPending] = useState<PendingSave | null>(null);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<Message | null>(null);
   const [reloading, setReloading] = useState(false);
@@ -181,7 +196,7 @@ export function StateRatesEditor({
   const fill = (next: CarType | null, set: RateSet | undefined) => {
     setType(next);
     setValues(formOf(set));
-    setBaseVersion(set?.version);
+    setBase(set);
     setFieldErrors({});
   };
 
@@ -237,9 +252,18 @@ export function StateRatesEditor({
       return;
     }
     setFieldErrors({});
+    const before = base ? valuesOf(base) : null;
+    if (before && changedRateFields(before, parsed.data).length === 0) {
+      setMessage({ kind: 'info', text: m.ratesNothingChanged({ type: carTypeLabel(type) }) });
+      return;
+    }
     setMessage(null);
-    save(type, {
-      [type]: { ...parsed.data, ...(baseVersion === undefined ? {} : { version: baseVersion }) },
+    // Nothing is sent before the admin has seen what changes and confirmed it.
+    setPending({
+      type,
+      body: { [type]: { ...parsed.data, ...(base === undefined ? {} : { version: base.version }) } },
+      before,
+      after: parsed.data,
     });
   };
 
@@ -248,6 +272,7 @@ export function StateRatesEditor({
     update.mutate(
       { body, overrideReason },
       {
+        onSettled: () => setPending(null),
         onSuccess: (stored) => {
           setAdding(null);
           setOverrideReason('');
@@ -402,9 +427,32 @@ export function StateRatesEditor({
           <CopyRates state={state} rates={rates} />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <RateHistory state={state} />
+          <RateHistory
+            state={state}
+            rates={rates}
+            onRestored={(restored, stored) => {
+              // The grid shows the current values again, or its next save would be refused as stale.
+              if (restored !== type) return;
+              setAdding(null);
+              setMessage(null);
+              fill(restored, stored[restored]);
+            }}
+          />
         </Grid.Col>
       </Grid>
+      {pending && (
+        <RateChangeDialog
+          opened
+          title={m.ratesConfirmTitle()}
+          intro={m.ratesConfirmIntro({ type: carTypeLabel(pending.type), state: stateLabel(state) })}
+          before={pending.before}
+          after={pending.after}
+          confirmLabel={m.ratesConfirmSave()}
+          onConfirm={() => save(pending.type, pending.body)}
+          onCancel={() => setPending(null)}
+          confirming={update.isPending}
+        />
+      )}
     </Stack>
   );
 }
