@@ -25,6 +25,9 @@ export const WATERMARKED_DOCUMENTS = ['aadharCard', 'panCard'] as const satisfie
 /** Days before an expiry at which franchises and city dealers are reminded, largest first. */
 export const EXPIRY_REMINDER_DAYS = [30, 7, 1] as const;
 
+/** The most documents one batch approval takes (POST /api/drivers/documents/approvals). */
+export const DOCUMENT_APPROVALS_MAX = 100;
+
 /** Whether a document kind carries an expiry date. */
 export const documentExpires = (key: DocumentKey) =>
   (EXPIRING_DOCUMENTS as readonly DocumentKey[]).includes(key);

@@ -231,17 +231,21 @@ function expiryAfterReview(
 /**
  * Records a review decision on a document that has an image: approved or rejected (with its
  * reason) by the caller now, or back to submitted (awaiting review, the previous review cleared).
- * Answers null when the driver is not in the caller's scope.
+ * Answers null when the driver is not in the caller's scope. `awaitingOnly` refuses a document no
+ * longer awaiting review (a batch approval from a list read earlier must not undo a rejection).
  */
 export async function reviewDocument(
   db: Db,
   caller: ChangeCaller,
-  input: { driverId: string; key: DocumentKey; decision: ReviewDecision },
+  input: { driverId: string; key: DocumentKey; decision: ReviewDecision; awaitingOnly?: boolean },
 ): Promise<DriverDocument | null> {
   return db.transaction(async (tx) => {
     if (!(await lockDriver(tx, caller, input.driverId))) return null;
     const before = await lockDocument(tx, input.driverId, input.key);
     if (!before?.objectKey) throw new AppError('CONFLICT', m.documentHasNoImage());
+    if (input.awaitingOnly && before.status !== 'submitted') {
+      throw new AppError('CONFLICT', m.documentNotAwaitingReview());
+    }
     const { decision } = input;
     const expiresOn = expiryAfterReview(input.key, decision, before.expiresOn);
     const after =

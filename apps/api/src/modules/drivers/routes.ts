@@ -43,6 +43,7 @@ import { registerDriverChecksExport } from './checks-export';
 import { registerDriverWalletRoutes } from './wallet';
 import { registerDriverCheckRoutes } from './checks';
 import { registerDocumentViewRoutes, serveDocumentImage } from './document-views';
+import { registerDocumentApprovalRoutes } from './document-approvals';
 import { refuseDeletedView } from './scope';
 import type { ChangeCaller } from '../../lib/scope';
 
@@ -368,6 +369,7 @@ export const driverRoutes: FastifyPluginAsyncZod<DriverRoutesOptions> = async (a
   registerDriverExport(app, db);
   registerDriverChecksExport(app, db);
   registerDocumentViewRoutes(app, db);
+  registerDocumentApprovalRoutes(app, db);
   registerDriverWalletRoutes(app, db);
   registerDriverCheckRoutes(app, db);
 };
