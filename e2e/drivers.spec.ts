@@ -51,6 +51,9 @@ test.describe('driver list as admin', () => {
       'Email',
       'Phone Number',
       'Country',
+      'Vehicle number',
+      'Franchise',
+      'Live',
       'Actions',
     ]);
     await expect(bodyRows(page)).toHaveCount(50, NETWORK);
@@ -85,15 +88,18 @@ test.describe('driver list as admin', () => {
     for (const driver of cases) {
       expect(driver, 'the demo data has such a driver').toBeDefined();
       await test.step(driver!.name, async () => {
-        // The vehicle number is not a column: finding the driver by it shows the search is the server's.
         await search(page, driver!.vehicleNumber!);
         await expect(bodyRows(page)).toHaveCount(1, NETWORK);
         await expect(bodyRows(page).first().getByRole('cell')).toHaveText([
           // The name, then the compliance badge when the driver's documents are not in order.
           new RegExp(`^${driver!.name}`),
           driver!.email || 'No info',
-          driver!.phoneNumber || 'No info',
+          // Phones as staff read them: +91 98765 43210.
+          driver!.phoneNumber ? /^\+91 \d{5} \d{5}$/ : 'No info',
           driver!.country || 'India',
+          driver!.vehicleNumber!,
+          driver!.franchiseName ?? '-',
+          /^(Live|Stale|Offline|Unknown)/,
           /Delete driver\s*More/,
         ]);
       });

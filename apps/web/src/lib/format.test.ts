@@ -3,6 +3,7 @@ import { STATES } from '@bmet/shared/constants';
 import {
   formatCalendarDate,
   formatCount,
+  formatPhone,
   formatDate,
   formatDateTime,
   formatRupees,
@@ -49,5 +50,17 @@ describe('dates and times', () => {
     expect(parseCalendarDate(' 29.02.2028 ')).toBe('2028-02-29');
     for (const wrong of ['29/02/2026', '31/04/2026', '00/01/2026', '01/13/2026', '2026-01-05', '1/1/26', ''])
       expect(parseCalendarDate(wrong), wrong).toBeNull();
+  });
+});
+
+describe('formatPhone', () => {
+  it('writes an Indian mobile number as +91 98765 43210, whatever form it came in', () => {
+    for (const stored of ['9876543210', '+919876543210', '91 98765 43210', '09876543210', '+91-98765-43210'])
+      expect(formatPhone(stored)).toBe('+91 98765 43210');
+  });
+
+  it('leaves any other number as it was written', () => {
+    expect(formatPhone('022 2345 6789')).toBe('022 2345 6789');
+    expect(formatPhone('12345')).toBe('12345');
   });
 });

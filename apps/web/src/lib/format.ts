@@ -37,6 +37,16 @@ export function formatRupees(amount: number): string {
   return `₹${(paise ? rupeesAndPaise : wholeRupees).format(amount)}`;
 }
 
+/**
+ * An Indian mobile number as staff read it: +91 98765 43210, whatever form it was stored in
+ * (+91, 91 or 0 before it, spaces or dashes); any other number as it was written.
+ */
+export function formatPhone(phone: string): string {
+  const digits = phone.replace(/[\s()-]/g, '');
+  const match = /^(?:\+?91|0)?([6-9]\d{9})$/.exec(digits);
+  return match ? `+91 ${match[1]!.slice(0, 5)} ${match[1]!.slice(5)}` : phone;
+}
+
 /** A count with Indian grouping: 1,25,000. */
 export function formatCount(count: number): string {
   return countFormat.format(count);

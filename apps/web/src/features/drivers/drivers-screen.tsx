@@ -1,6 +1,6 @@
 import { Group, NativeSelect, SegmentedControl, Text } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
 import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
@@ -13,7 +13,9 @@ import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
-import { RowButton } from '../../components/row-parts';
+import { RowButton, Tag } from '../../components/row-parts';
+import { formatPhone } from '../../lib/format';
+import { freshnessLabel, freshnessOf } from '../../lib/freshness';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { SearchInput } from '../../components/search-input';
@@ -30,6 +32,29 @@ import {
   type DriverSort,
 } from './api';
 import { ComplianceBadge } from './compliance-badge';
+
+/** Whether the driver reported a position within the live threshold, as on the fleet map. */
+function LiveStatus({ positionAt, now }: { positionAt: string | null; now: number }) {
+  const freshness = freshnessOf(positionAt ? Date.parse(positionAt) : Number.NaN, now);
+  return (
+    <Tag
+      color={freshness === 'live' ? 'green' : 'gray'}
+      variant={freshness === 'live' ? 'filled' : 'outline'}
+    >
+      {freshnessLabel(freshness)}
+    </Tag>
+  );
+}
+
+/** The time now, moved on every 30 seconds: the live badges age without a new page. */
+function useNow(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
 function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
   const navigate = useNavigate();
@@ -121,6 +146,7 @@ const sortOptions = (): SortOption<DriverSort>[] => [
 export function DriversScreen() {
   const { session } = useSession();
   const role = session!.role;
+  const now = useNow();
   const { values, update, search, setSearch, q, sort, setSort, sortQuery } = useListParams({
     params: PARAMS,
     sort: SORT,
@@ -222,6 +248,9 @@ export function DriversScreen() {
                 m.driversEmail(),
                 m.driversPhoneNumber(),
                 m.driversCountry(),
+                m.driversColumnVehicle(),
+                m.driversColumnFranchise(),
+                m.driversColumnLive(),
                 m.driversActions(),
               ]}
             >
@@ -231,9 +260,22 @@ export function DriversScreen() {
                     <span className={listTableClasses.title}>{driver.name}</span>
                     <ComplianceBadge compliance={driver.compliance} />
                   </Cell>
-                  <Cell label={m.driversEmail()}>{driver.email || m.noInfo()}</Cell>
-                  <Cell label={m.driversPhoneNumber()}>{driver.phoneNumber || m.noInfo()}</Cell>
+                  <Cell label={m.driversEmail()}>
+                    <span className={listTableClasses.nowrap}>{driver.email || m.noInfo()}</span>
+                  </Cell>
+                  <Cell label={m.driversPhoneNumber()}>
+                    <span className={listTableClasses.nowrap}>
+                      {driver.phoneNumber ? formatPhone(driver.phoneNumber) : m.noInfo()}
+                    </span>
+                  </Cell>
                   <Cell label={m.driversCountry()}>{driver.country || DEFAULT_COUNTRY}</Cell>
+                  <Cell label={m.driversColumnVehicle()}>
+                    <span className={listTableClasses.nowrap}>{driver.vehicleNumber || '-'}</span>
+                  </Cell>
+                  <Cell label={m.driversColumnFranchise()}>{driver.franchiseName || '-'}</Cell>
+                  <Cell label={m.driversColumnLive()}>
+                    <LiveStatus positionAt={driver.positionAt} now={now} />
+                  </Cell>
                   <Cell label="">
                     <RowActions driver={driver} deletedView={deletedView} />
                   </Cell>
