@@ -306,3 +306,34 @@ test.describe('Profile', () => {
     await expect(page.getByRole('main').getByText(name)).toBeVisible();
   });
 });
+
+test.describe('create forms say where the problem is', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('an empty field says so beside it; the notice closes once it is filled; the new account is a link', async ({
+    page,
+  }) => {
+    const tag = tagged();
+    const name = `Pune Franchise ${tag}`;
+    await page.goto('/createfranchise');
+    await fillAccountForm(page, { email: `franchise.${tag}@e2e.bookmyetaxi.test`, password: STRONG });
+    await page.getByRole('button', { name: 'Create User', exact: true }).click();
+    await expect(notice(page, 'Please fill in all fields')).toBeVisible();
+    const nameField = page.getByLabel('Name', { exact: true });
+    await expect(nameField).toHaveAccessibleDescription(/This field is required\./);
+    // The notice stays clear of the header's controls.
+    const header = await page.locator('header').boundingBox();
+    const shown = await notice(page, 'Please fill in all fields').boundingBox();
+    expect(shown!.y).toBeGreaterThanOrEqual(header!.y + header!.height);
+
+    await nameField.fill(name);
+    await expect(notice(page, 'Please fill in all fields')).toHaveCount(0);
+    await expect(nameField).not.toHaveAccessibleDescription(/This field is required\./);
+
+    await page.getByRole('button', { name: 'Create User', exact: true }).click();
+    await expect(notice(page, 'New user has been created')).toBeVisible();
+    await page.getByRole('link', { name: `Open ${name}’s account` }).click();
+    await expect(page).toHaveURL(/\/displayFranchise\?franchise=[0-9a-f-]{36}$/);
+    await expect(page.getByRole('dialog')).toContainText(name);
+  });
+});

@@ -28,10 +28,11 @@ export const theme = createTheme({
   components: {
     Modal: {
       classNames: { content: themeClasses.modalContent, inner: themeClasses.modalInner },
-      // Every dialog's close button has a name, whatever the screen forgets.
-      defaultProps: { closeButtonProps },
+      // Every dialog's close button has a name, whatever the screen forgets; its title bar (a
+      // <header>) is not a second banner landmark beside the page's own.
+      defaultProps: { closeButtonProps, attributes: { header: { role: 'none' } } },
     },
-    Drawer: { defaultProps: { closeButtonProps } },
+    Drawer: { defaultProps: { closeButtonProps, attributes: { header: { role: 'none' } } } },
   },
 });
 
@@ -63,7 +64,7 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <Suspense fallback={null}>
-        <Notifications position="top-right" />
+        <Notifications position="top-right" classNames={{ root: themeClasses.notifications }} />
       </Suspense>
       <SessionProvider>
         <LanguageProvider>{children}</LanguageProvider>

@@ -11,3 +11,8 @@ export function showNotification(notification: NotificationData): void {
     notifications.show({ closeButtonProps: { 'aria-label': m.close() }, ...notification }),
   );
 }
+
+/** Closes the notification shown with this id, if it is still shown. */
+export function hideNotification(id: string): void {
+  void import('@mantine/notifications').then(({ notifications }) => notifications.hide(id));
+}

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { STATES } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { missingAccountFields } from '@bmet/shared/account-fields';
-import { AccountForm } from '../../components/account-form';
+import { AccountForm, useAccountFormState } from '../../components/account-form';
 import { Page } from '../../components/page';
 import { stateLabel } from '../../lib/format';
 import { useCreateCityDealer, useSendResetLink } from './api';
@@ -16,22 +16,27 @@ export function CreateCityDealerScreen() {
   const [form, setForm] = useState(EMPTY);
   const create = useCreateCityDealer();
   const sendReset = useSendResetLink();
-  const set = (field: keyof typeof EMPTY, value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const outcome = useAccountFormState();
+  const set = (field: keyof typeof EMPTY, value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    outcome.changed(field);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (missingAccountFields(form).length > 0) {
-      showNotification({ color: 'red', message: m.fillAllFields() });
+    const missing = missingAccountFields(form);
+    if (missing.length > 0) {
+      outcome.refuseMissing(missing);
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form },
       {
-        onSuccess: () => {
-          showNotification({ color: 'teal', message: m.userCreated() });
+        onSuccess: (created) => {
+          outcome.succeeded({ name: form.name.trim(), href: `/cityDealer?dealer=${created.uid}` });
           setForm(EMPTY);
         },
-        onError: (error) => showNotification({ color: 'red', message: error.message }),
+        onError: outcome.failed,
       },
     );
   };
@@ -50,10 +55,17 @@ export function CreateCityDealerScreen() {
 
   return (
     <Page title={m.cityDealerSignUp()}>
-      <AccountForm values={form} onChange={set} onSubmit={submit}>
+      <AccountForm
+        values={form}
+        errors={outcome.errors}
+        created={outcome.created}
+        onChange={set}
+        onSubmit={submit}
+      >
         <NativeSelect
           label={m.dealersState()}
           value={form.state}
+          error={outcome.errors.state}
           onChange={(e) => set('state', e.currentTarget.value)}
           data={[
             { value: '', label: m.selectStatePlaceholder(), disabled: true },

@@ -1,10 +1,9 @@
 import { Button, Group, NativeSelect } from '@mantine/core';
-import { showNotification } from '../../lib/notify';
 import { useState, type FormEvent } from 'react';
 import { STATES, type State } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { missingAccountFields } from '@bmet/shared/account-fields';
-import { AccountForm } from '../../components/account-form';
+import { AccountForm, useAccountFormState } from '../../components/account-form';
 import { Page } from '../../components/page';
 import { useCurrentUser } from '../../lib/current-user';
 import { stateLabel } from '../../lib/format';
@@ -28,29 +27,40 @@ export function CreateFranchiseScreen() {
   const state: State | null = isDealer ? (user?.state ?? null) : chosenState;
   const dealers = useDealersOfState(state, !isDealer);
   const create = useCreateFranchise();
-  const set = (field: keyof typeof EMPTY, value: string) => setForm((f) => ({ ...f, [field]: value }));
+  const outcome = useAccountFormState();
+  const set = (field: keyof typeof EMPTY, value: string) => {
+    setForm((f) => ({ ...f, [field]: value }));
+    outcome.changed(field);
+  };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (missingAccountFields({ ...form, state }).length > 0 || !state) {
-      showNotification({ color: 'red', message: m.fillAllFields() });
+    const missing = missingAccountFields({ ...form, state });
+    if (missing.length > 0 || !state) {
+      outcome.refuseMissing(missing);
       return;
     }
     create.mutate(
       { uuid: '', currentUser: '', ...form, state, ...(dealerId ? { dealerId } : {}) },
       {
-        onSuccess: () => {
-          showNotification({ color: 'teal', message: m.userCreated() });
+        onSuccess: (created) => {
+          outcome.succeeded({ name: form.name.trim(), href: `/displayFranchise?franchise=${created.uid}` });
           setForm(EMPTY);
         },
-        onError: (error) => showNotification({ color: 'red', message: error.message }),
+        onError: outcome.failed,
       },
     );
   };
 
   return (
     <Page title={m.franchiseSignUp()}>
-      <AccountForm values={form} onChange={set} onSubmit={submit}>
+      <AccountForm
+        values={form}
+        errors={outcome.errors}
+        created={outcome.created}
+        onChange={set}
+        onSubmit={submit}
+      >
         {isDealer ? (
           <NativeSelect
             label={m.franchisesState()}
@@ -72,6 +82,7 @@ export function CreateFranchiseScreen() {
             />
             <NativeSelect
               label={m.franchisesCityDealer()}
+              error={outcome.errors.dealerId}
               description={m.franchisesCityDealerDescription()}
               value={dealerId}
               onChange={(e) => setDealerId(e.currentTarget.value)}
