@@ -1,4 +1,4 @@
-import { ACCOUNTS, ROLES, expect, test } from './fixtures';
+import { ACCOUNTS, ROLES, authHeader, expect, test } from './fixtures';
 import { NAV_LINKS, STAFF_ROUTES, screenTitle, titleOf } from './routes';
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -128,5 +128,33 @@ test.describe('header when signed out', () => {
     await expect(page.getByRole('banner').getByRole('heading', { name: 'Book-My-ETaxi' })).toBeVisible();
     await expect(page.getByRole('banner').getByRole('button', { name: 'Help' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0);
+  });
+});
+
+test.describe('welcome screen', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('keeps its greeting and shows today’s trips, drivers live and documents awaiting review', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const today = new Date(Date.now() + 5.5 * 3_600_000).toISOString().slice(0, 10);
+    const get = async (path: string) => {
+      const response = await request.get(`/api${path}`, { headers: authHeader(session) });
+      expect(response.status()).toBe(200);
+      return (await response.json()).data;
+    };
+    const overview = await get(`/stats/overview?from=${today}&to=${today}`);
+    await page.goto('/welcome');
+    await expect(page.getByRole('heading', { name: /^Welcome/ })).toBeVisible();
+    const tasks = page.getByRole('region', { name: 'Your day at a glance' });
+    const grouped = (n: number) => n.toLocaleString('en-IN');
+    await expect(tasks.getByRole('link')).toHaveCount(3, { timeout: 20_000 });
+    await expect(tasks.getByRole('link', { name: `Trips today: ${grouped(overview.trips)}` })).toBeVisible();
+    // Drivers live and documents awaiting review change as positions age and other tests review.
+    await expect(tasks.getByRole('link', { name: /^Drivers live now: [\d,]+$/ })).toBeVisible();
+    await tasks.getByRole('link', { name: /^Documents awaiting review: [\d,]+$/ }).click();
+    await expect(page).toHaveURL(/\/compliance\?view=review$/);
   });
 });

@@ -6,6 +6,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useSession } from '../../lib/session-context';
+import { FirstTasks } from './first-tasks';
 
 /** The greeting: the display name or else the email; shortcuts appear when the animation is done. */
 export function WelcomeScreen() {
@@ -55,6 +56,7 @@ export function WelcomeScreen() {
             </Group>
           )}
         </Transition>
+        <FirstTasks />
       </Stack>
     </Paper>
   );
