@@ -47,6 +47,8 @@ test.describe('audit trail, admin', () => {
     await expect(row).toContainText(ACCOUNTS.city_dealer.displayName);
     // The values the change wrote, as a before/after table.
     await expect(row.getByRole('columnheader', { name: 'After' })).toBeVisible();
+    // Each field by its label, not its name in the data.
+    await expect(row.getByRole('rowheader')).toContainText(['Name', 'Email', 'State', 'City dealer']);
 
     // The record's history: the filter goes into the address and survives a reload.
     await row.getByRole('button', { name: `Show the history of ${name}` }).click();

@@ -22,6 +22,11 @@ export const auditFilterSchema = z.object({
   action: z.enum(AUDIT_ACTIONS).optional(),
   from: day.optional(),
   to: day.optional(),
+  /**
+   * `true` includes what the system did on a person's behalf (language switches, driver device
+   * tokens), hidden by default: the trail is read for what people changed.
+   */
+  system: z.enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() }).optional(),
 });
 
 /** A range whose end comes before its start is refused, not read as empty. */

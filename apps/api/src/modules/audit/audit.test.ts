@@ -175,6 +175,44 @@ describe('GET /api/audit', () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("hides the system's own entries (device tokens, a language switch) unless asked for", async () => {
+    const by = { id: w.admin.account.id, requestId: `req-${randomUUID()}` };
+    await recordAudit(t.db, by, {
+      action: 'issue',
+      resource: 'driver-device-tokens',
+      resourceId: randomUUID(),
+      before: null,
+      after: { driverId: w.driver.id, label: 'Phone' },
+    });
+    await recordAudit(t.db, by, {
+      action: 'update',
+      resource: 'profile',
+      resourceId: w.admin.account.id,
+      before: { language: 'en' },
+      after: { language: 'hi' },
+    });
+    await recordAudit(t.db, by, {
+      action: 'update',
+      resource: 'profile',
+      resourceId: w.admin.account.id,
+      before: { displayName: 'Old' },
+      after: { displayName: 'New' },
+    });
+    const mine = (list: AuditEntry[]) => list.filter((entry) => entry.actor?.id === w.admin.account.id);
+    const kinds = (list: AuditEntry[]) =>
+      mine(list).map((entry) => `${entry.recordType}:${Object.keys(entry.after ?? {}).join(',')}`);
+    const shown = kinds(await entries(w.admin.token, { actor: w.admin.account.id }));
+    expect(shown).toContain('profile:displayName');
+    expect(shown).not.toContain('profile:language');
+    expect(shown.some((kind) => kind.startsWith('driver-device-tokens'))).toBe(false);
+    const all = kinds(await entries(w.admin.token, { actor: w.admin.account.id, system: 'true' }));
+    expect(all).toContain('profile:language');
+    expect(all.some((kind) => kind.startsWith('driver-device-tokens'))).toBe(true);
+    const tokens = await entries(w.admin.token, { recordType: 'driver-device-tokens' });
+    expect(tokens.length).toBeGreaterThan(0);
+    expect((await audit(w.admin.token, { system: 'yes' })).statusCode).toBe(400);
+  });
+
   it('exports what the list shows the caller, as CSV with the values before and after', async () => {
     const query = `recordType=drivers&recordId=${w.driver.id}`;
     const csv = await fetchCsv(t, `/api/audit/export.csv?${query}`, authHeader(w.admin.token));

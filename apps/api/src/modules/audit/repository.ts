@@ -83,6 +83,13 @@ function driverHistory(driverId: string): SQL {
   )!;
 }
 
+/**
+ * Not the system's own entries: a driver device token issued or used, a language switched (a
+ * profile change of the language alone).
+ */
+const NOT_SYSTEM = sql`not (${auditLog.resource} = 'driver-device-tokens' or (${auditLog.resource} = 'profile'
+  and jsonb_typeof(${auditLog.after}) = 'object' and ${auditLog.after} ? 'language' and ${auditLog.after} - 'language' = '{}'::jsonb))`;
+
 function filters(query: AuditQuery): SQL[] {
   const conditions: SQL[] = [];
   if (query.actor) conditions.push(eq(auditLog.actorId, query.actor));
@@ -99,6 +106,8 @@ function filters(query: AuditQuery): SQL[] {
     if (query.recordId) conditions.push(eq(auditLog.resourceId, query.recordId));
   }
   if (query.action) conditions.push(eq(auditLog.action, query.action));
+  // What the system did on a person's behalf, unless asked for (or its kind is).
+  if (query.system !== 'true' && query.recordType !== 'driver-device-tokens') conditions.push(NOT_SYSTEM);
   conditions.push(...istDayRange(auditLog.at, query.from, query.to));
   return conditions;
 }

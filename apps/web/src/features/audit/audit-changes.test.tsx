@@ -5,7 +5,7 @@ import { AuditChanges } from './audit-changes';
 const rowOf = (field: string) => screen.getByRole('rowheader', { name: field }).closest('tr')!;
 
 describe('AuditChanges', () => {
-  it('shows each changed field with its value before and after, as staff read them', () => {
+  it('shows each changed field by its label, with its value before and after, as staff read them', () => {
     render(
       <AuditChanges
         before={{
@@ -26,21 +26,27 @@ describe('AuditChanges', () => {
         }}
       />,
     );
-    expect(within(rowOf('name')).getByRole('deletion')).toHaveTextContent('Pune Cabs');
-    expect(within(rowOf('name')).getByRole('insertion')).toHaveTextContent('Pune Cabs Ltd');
-    expect(rowOf('disabled')).toHaveTextContent(/NoYes/);
-    expect(rowOf('state')).toHaveTextContent(/MaharashtraGoa/);
+    expect(within(rowOf('Name')).getByRole('deletion')).toHaveTextContent('Pune Cabs');
+    expect(within(rowOf('Name')).getByRole('insertion')).toHaveTextContent('Pune Cabs Ltd');
+    expect(rowOf('Disabled')).toHaveTextContent(/NoYes/);
+    expect(rowOf('State')).toHaveTextContent(/MaharashtraGoa/);
     // A moment in India Standard Time (14:39 UTC is 8:09 pm in India), nothing as "(empty)".
-    expect(rowOf('deletedAt')).toHaveTextContent('(empty)24/11/2026, 8:09 pm');
+    expect(rowOf('Deleted')).toHaveTextContent('(empty)24/11/2026, 8:09 pm');
     // A language by its own name, as the header's switch names it.
-    expect(rowOf('language')).toHaveTextContent('(empty)हिन्दी');
+    expect(rowOf('Language')).toHaveTextContent('(empty)हिन्दी');
     // A field that did not change is left out.
-    expect(screen.queryByRole('rowheader', { name: 'email' })).toBeNull();
+    expect(screen.queryByRole('rowheader', { name: 'Email' })).toBeNull();
+  });
+
+  it('spells out a field it has no label for', () => {
+    render(<AuditChanges before={null} after={{ firstRegistered: '2020-01-01', per_km: 12 }} />);
+    expect(screen.getByRole('rowheader', { name: 'First registered' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Per km' })).toBeInTheDocument();
   });
 
   it('says so when a change recorded no values', () => {
     render(<AuditChanges before={null} after={{ status: 'same' }} />);
-    expect(screen.getByRole('rowheader', { name: 'status' })).toBeInTheDocument();
+    expect(screen.getByRole('rowheader', { name: 'Status' })).toBeInTheDocument();
     render(<AuditChanges before={{ a: 1 }} after={{ a: 1 }} />);
     expect(screen.getByText('No values recorded.')).toBeInTheDocument();
   });

@@ -6,6 +6,61 @@ import { LANGUAGE_NAMES } from '../../lib/language';
 import { rateFieldLabel } from '../../lib/rate-fields';
 import classes from './audit.module.css';
 
+/** The fields the trail records, by the words of the screens they come from. */
+const FIELD_LABELS: Record<string, () => string> = {
+  name: m.auditFieldLabelName,
+  email: m.auditFieldLabelEmail,
+  state: m.auditFieldLabelState,
+  dealerId: m.auditFieldLabelDealerId,
+  franchiseId: m.auditFieldLabelFranchiseId,
+  displayName: m.auditFieldLabelDisplayName,
+  language: m.auditFieldLabelLanguage,
+  passwordChangedAt: m.auditFieldLabelPasswordChangedAt,
+  deletedAt: m.auditFieldLabelDeletedAt,
+  deletedBy: m.auditFieldLabelDeletedBy,
+  disabled: m.auditFieldLabelDisabled,
+  status: m.auditFieldLabelStatus,
+  expiresOn: m.auditFieldLabelExpiresOn,
+  rejectionReason: m.auditFieldLabelRejectionReason,
+  reviewedAt: m.auditFieldLabelReviewedAt,
+  reviewedBy: m.auditFieldLabelReviewedBy,
+  uploadedAt: m.auditFieldLabelUploadedAt,
+  size: m.auditFieldLabelSize,
+  contentType: m.auditFieldLabelContentType,
+  driverId: m.auditFieldLabelDriverId,
+  registration: m.auditFieldLabelRegistration,
+  vehicleNumber: m.auditFieldLabelVehicleNumber,
+  make: m.auditFieldLabelMake,
+  model: m.auditFieldLabelModel,
+  fuel: m.auditFieldLabelFuel,
+  carType: m.auditFieldLabelCarType,
+  feedback: m.auditFieldLabelFeedback,
+  rating: m.auditFieldLabelRating,
+  check: m.auditFieldLabelCheck,
+  effectiveFrom: m.auditFieldLabelEffectiveFrom,
+  version: m.auditFieldLabelVersion,
+  kind: m.auditFieldLabelKind,
+  label: m.auditFieldLabelLabel,
+  createdAt: m.auditFieldLabelCreatedAt,
+  lastUsedAt: m.auditFieldLabelLastUsedAt,
+  revokedAt: m.auditFieldLabelRevokedAt,
+  phoneNumber: m.auditFieldLabelPhoneNumber,
+};
+
+/**
+ * A recorded field as staff read it, in the current language: a rate by its words (Base price),
+ * another known field by its label, any other spelt out from its name ('firstRegistered' reads
+ * 'First registered').
+ */
+export function auditFieldLabel(field: string): string {
+  const known = FIELD_LABELS[field];
+  if (known) return known();
+  const rate = rateFieldLabel(field);
+  if (rate !== field) return rate;
+  const words = field.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** A recorded value as staff read it: moments in IST, yes and no, states, car types and languages by name, nothing as "(empty)". */
@@ -47,13 +102,12 @@ export function AuditChanges({ before, after }: { before: Values; after: Values 
       <tbody>
         {fields.map((field) => (
           <tr key={field}>
-            <th scope="row">
-              <code>{rateFieldLabel(field)}</code>
-            </th>
-            <td>
+            <th scope="row">{auditFieldLabel(field)}</th>
+            {/* On a phone the rows are stacked: each value says which side it is. */}
+            <td data-label={m.auditBefore()}>
               <del className={classes.before}>{formatAuditValue(before?.[field], field)}</del>
             </td>
-            <td>
+            <td data-label={m.auditAfter()}>
               <ins className={classes.after}>{formatAuditValue(after?.[field], field)}</ins>
             </td>
           </tr>

@@ -1,4 +1,4 @@
-import { Anchor, Group, NativeSelect, Text } from '@mantine/core';
+import { Anchor, Checkbox, Group, NativeSelect, Text } from '@mantine/core';
 import { IconX } from '@tabler/icons-react';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
@@ -45,6 +45,7 @@ const PARAMS = {
   action: oneOf(AUDIT_ACTIONS),
   from: isDate,
   to: isDate,
+  system: oneOf(['true']),
 };
 
 const sortOptions = (): SortOption<AuditSort>[] => [
@@ -64,6 +65,7 @@ function useAuditFilters() {
         action: values.action as AuditAction | undefined,
         from: values.from,
         to: values.to,
+        system: values.system === 'true' ? 'true' : undefined,
         ...sortQuery,
       }) satisfies AuditFilters,
     [values, sortQuery],
@@ -180,6 +182,11 @@ export function AuditScreen() {
             value={filters.to ?? ''}
             onChange={(to) => update({ to })}
             w={150}
+          />
+          <Checkbox
+            label={m.auditShowSystem()}
+            checked={filters.system === 'true'}
+            onChange={(event) => update({ system: event.currentTarget.checked ? 'true' : undefined })}
           />
         </Filters>
       </Group>
