@@ -38,5 +38,15 @@ export const updatePasswordBodySchema = z
   .transform((body) => ({ email: emailSchema.parse(body.email), newPassword: body.newPassword! }));
 export type UpdatePasswordBody = z.input<typeof updatePasswordBodySchema>;
 
+/**
+ * A signed-in user's change of their own password (every role). An empty field, a wrong current
+ * password and the password rules are answered by the server per field.
+ */
+export const changeOwnPasswordBodySchema = z.object({
+  currentPassword: z.string().max(1024).default(''),
+  newPassword: z.string().max(1024).default(''),
+});
+export type ChangeOwnPasswordBody = z.input<typeof changeOwnPasswordBodySchema>;
+
 /** The spec's admin list: `{ data: [emails] }`. */
 export const adminEmailsResponseSchema = envelope(z.array(z.string()));

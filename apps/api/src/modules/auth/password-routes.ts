@@ -18,7 +18,7 @@ import { createMailer } from '../../infra/mailer';
 import { errorResponses } from '../../lib/error-responses';
 import { asLanguage } from '../../lib/sessions';
 import { currentUser } from '../../plugins/authentication';
-import { checkPasswordPolicy, hashPassword } from './password';
+import { hashPassword, passwordProblem } from './password';
 import {
   consumeResetToken,
   findAccountByEmail,
@@ -74,11 +74,6 @@ export function hashResetToken(token: string): string {
 }
 
 const invalidLink = () => new AppError('VALIDATION', m.resetLinkInvalid());
-
-function passwordProblem(field: string, password: string): AppError | null {
-  const problem = checkPasswordPolicy(password);
-  return problem ? new AppError('VALIDATION', problem, { fieldErrors: { [field]: [problem] } }) : null;
-}
 
 /** The reset mail, in the language its reader chose for the console (else the one the request came in). */
 function resetMail(input: { name: string | null; email: string; link: string; language: Language }) {

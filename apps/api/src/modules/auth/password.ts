@@ -1,6 +1,7 @@
 import { hash, verify } from '@node-rs/argon2';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '@bmet/shared/constants';
+import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 
 // OWASP's argon2id baseline: 19 MiB, 2 iterations, 1 lane.
@@ -18,6 +19,12 @@ export function checkPasswordPolicy(password: string): string | null {
   if (password.length > PASSWORD_MAX_LENGTH) return m.passwordTooLong({ max: PASSWORD_MAX_LENGTH });
   if (isCommon(password)) return m.passwordTooCommon();
   return null;
+}
+
+/** The policy's refusal of a new password as a 400 naming its field, or null when it is fine. */
+export function passwordProblem(field: string, password: string): AppError | null {
+  const problem = checkPasswordPolicy(password);
+  return problem ? new AppError('VALIDATION', problem, { fieldErrors: { [field]: [problem] } }) : null;
 }
 
 export function hashPassword(password: string): Promise<string> {

@@ -31,6 +31,7 @@ import {
 import { webauthnSettings } from './passkeys';
 import { createChallenge, secondFactorState, secondStepMethods } from './second-factor';
 import { secondFactorRoutes } from './second-factor-routes';
+import { ownAccountRoutes } from './own-account-routes';
 
 /**
  * buildApp registers this plugin with the whole configuration object it was given (server.ts
@@ -81,6 +82,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     deviceKey,
     throttle,
     lockedError,
+  });
+  await app.register(ownAccountRoutes, {
+    db,
+    jwtSecret: options.jwtSecret,
+    deviceKey,
+    throttle,
+    lockedError,
+    publicUser,
   });
 
   app.post(
