@@ -465,3 +465,23 @@ test.describe('driver dashboard as city dealer', () => {
     await expect(page.getByRole('link', { name: 'Driver List' })).toBeVisible();
   });
 });
+
+test.describe('a driver’s file on paper', () => {
+  test.use({ role: 'franchise' });
+
+  test('prints the file without the console’s header, navigation and buttons', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    await openDashboard(page, driver!);
+    await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible();
+    await expect(section(page, 'Document details')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
+    await expect(page.getByRole('banner')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  });
+});

@@ -59,7 +59,7 @@ test.describe('the language switch', () => {
 
     // The server answers in the language of the screen.
     await page.getByLabel(/^ईमेल/).fill(ACCOUNTS.admin.email);
-    await page.getByLabel(/^पासवर्ड/).fill('not-the-password');
+    await page.getByRole('textbox', { name: /^पासवर्ड/ }).fill('not-the-password');
     await page.getByRole('button', { name: 'साइन इन करें', exact: true }).click();
     await expect(page.getByText('ईमेल या पासवर्ड गलत है।')).toBeVisible();
 

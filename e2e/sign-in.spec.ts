@@ -83,8 +83,11 @@ test.describe('sign-in screen', () => {
     const password = page.getByLabel(/^Password/);
     await password.fill('secret-words');
     await expect(password).toHaveAttribute('type', 'password');
-    await page.getByRole('button', { name: 'Toggle password visibility' }).click();
+    await page.getByRole('button', { name: 'Show or hide the password' }).click();
     await expect(password).toHaveAttribute('type', 'text');
+    // Named in the language of the moment.
+    await page.getByRole('button', { name: 'हिन्दी' }).click();
+    await expect(page.getByRole('button', { name: 'पासवर्ड दिखाएँ या छिपाएँ' })).toBeVisible();
   });
 });
 

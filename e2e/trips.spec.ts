@@ -697,3 +697,24 @@ test.describe('a trip read at a glance', () => {
     await expect(map.getByText('Destination', { exact: true })).toBeVisible();
   });
 });
+
+test.describe('a trip on paper', () => {
+  test.use({ role: 'city_dealer' });
+
+  test('prints the open trip alone, without the list under it or the panel’s buttons', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const { trips } = await fetchTrips(request, session!, {}, 5);
+    await page.goto(`/trips/${trips[0]!.id}`);
+    await expect(panel(page).getByRole('heading', { name: trips[0]!.title })).toBeVisible(NETWORK);
+    await expect(panel(page).getByRole('button', { name: 'Print' })).toBeVisible();
+    await page.emulateMedia({ media: 'print' });
+    await expect(panel(page).getByRole('heading', { name: trips[0]!.title })).toBeVisible();
+    await expect(panel(page).getByRole('region', { name: 'Timeline' })).toBeVisible();
+    await expect(tripTable(page)).toBeHidden();
+    await expect(panel(page).getByRole('button', { name: 'Print' })).toBeHidden();
+    await expect(panel(page).getByRole('form', { name: 'Trip feedback' })).toBeHidden();
+  });
+});

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { overwriteGetLocale } from '@bmet/shared/paraglide/runtime';
 import { STATES } from '@bmet/shared/constants';
 import {
   formatCalendarDate,
+  countryLabel,
   formatCount,
+  formatHour,
   formatPhone,
   formatDate,
   formatDateTime,
@@ -62,5 +65,18 @@ describe('formatPhone', () => {
   it('leaves any other number as it was written', () => {
     expect(formatPhone('022 2345 6789')).toBe('022 2345 6789');
     expect(formatPhone('12345')).toBe('12345');
+  });
+});
+
+describe('in Hindi', () => {
+  afterEach(() => overwriteGetLocale(() => 'en'));
+
+  it('names am and pm in Hindi, and India as भारत', () => {
+    overwriteGetLocale(() => 'hi');
+    expect(formatTime('2026-11-24T20:35:00Z')).toBe('2:05 पूर्वाह्न');
+    expect(formatHour(21)).toBe('9 अपराह्न');
+    expect(countryLabel(null)).toBe('भारत');
+    expect(countryLabel('INDIA')).toBe('भारत');
+    expect(countryLabel('Nepal')).toBe('Nepal');
   });
 });

@@ -1,5 +1,6 @@
 import { stateLabel as stateName } from '@bmet/shared/labels';
 import type { State } from '@bmet/shared/constants';
+import { m } from '@bmet/shared/paraglide/messages';
 
 /**
  * The one place where the console formats dates, times, money and counts: staff work in India, so
@@ -25,6 +26,11 @@ const rupeesAndPaise = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2
 const countFormat = new Intl.NumberFormat('en-IN');
 
 const asDate = (moment: string | Date) => (typeof moment === 'string' ? new Date(moment) : moment);
+
+/** A country as stored ('India' whatever its case), in the current language; none is India. */
+export function countryLabel(country: string | null): string {
+  return !country || country.trim().toLowerCase() === 'india' ? m.countryIndia() : country;
+}
 
 /** A state's name in the current language ('tamil nadu' is shown as 'Tamil Nadu' or 'तमिलनाडु'), or '-' for none. */
 export function stateLabel(state: State | null): string {
@@ -57,9 +63,15 @@ export function formatDate(moment: string | Date): string {
   return dateFormat.format(asDate(moment));
 }
 
-/** The time of a moment in India: 9:05 am. */
+/** The 12-hour clock's am and pm in the current language (Intl writes them in English for Hindi too). */
+const dayPeriod = (text: string) =>
+  text
+    .replace(/\s+/g, ' ')
+    .replace(/\b(am|pm)$/i, (period) => (period.toLowerCase() === 'am' ? m.timeAm() : m.timePm()));
+
+/** The time of a moment in India: 9:05 am (९:०५ पूर्वाह्न is not used: digits stay Latin). */
 export function formatTime(moment: string | Date): string {
-  return timeFormat.format(asDate(moment)).replace(/\s+/g, ' ');
+  return dayPeriod(timeFormat.format(asDate(moment)));
 }
 
 /** A moment in India: 24/11/2026, 9:05 am. */
@@ -71,7 +83,7 @@ const hourFormat = new Intl.DateTimeFormat('en-IN', { timeZone: 'UTC', hour: 'nu
 
 /** An hour of the day (0 to 23) on the 12-hour clock: 12 am, 9 am, 6 pm. */
 export function formatHour(hour: number): string {
-  return hourFormat.format(Date.UTC(2000, 0, 1, hour)).replace(/\s+/g, ' ');
+  return dayPeriod(hourFormat.format(Date.UTC(2000, 0, 1, hour)));
 }
 
 /** A calendar date (YYYY-MM-DD, as the API takes it) as staff read it: 24/11/2026. */

@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { ACTIVE_DRIVER_MINUTES } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
+import { cancelReasonLabel } from '@bmet/shared/cancel-reasons';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { Figure } from '../../components/figure';
@@ -157,7 +158,7 @@ function Figures({ figures }: { figures: StatsData<'overview'> }) {
           <Stack gap={2} component="ol" m={0} pl="md" data-testid="cancel-reasons">
             {figures.cancelReasons.map(({ reason, trips }) => (
               <Text component="li" size="sm" key={reason}>
-                {reason || m.dashboardNoReason()}
+                {reason ? cancelReasonLabel(reason) : m.dashboardNoReason()}
                 {' · '}
                 {formatCount(trips)}
               </Text>

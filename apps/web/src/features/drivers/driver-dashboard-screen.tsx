@@ -207,6 +207,9 @@ export function DriverDashboardScreen() {
         title={d.name}
         actions={
           <Group gap="sm">
+            <Button variant="default" size="xs" onClick={() => window.print()} data-print="hide">
+              {m.driversPrint()}
+            </Button>
             <HistoryLink recordType="drivers" recordId={d.id} name={d.name} />
             {d.rating.average !== null && (
               <Badge size="lg" variant="light" color="yellow">

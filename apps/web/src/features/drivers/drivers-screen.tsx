@@ -3,7 +3,6 @@ import { showNotification } from '../../lib/notify';
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { useNavigate } from 'react-router';
-import { DEFAULT_COUNTRY } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
@@ -14,7 +13,7 @@ import { ListLoader } from '../../components/list-loader';
 import { ListSummary } from '../../components/list-summary';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import { RowButton, Tag } from '../../components/row-parts';
-import { formatPhone } from '../../lib/format';
+import { countryLabel, formatPhone } from '../../lib/format';
 import { freshnessLabel, freshnessOf } from '../../lib/freshness';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
@@ -33,12 +32,25 @@ import {
 } from './api';
 import { ComplianceBadge } from './compliance-badge';
 
+/** An email that may wrap only before its @, never inside a word. */
+function Email({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return <span className={listTableClasses.nowrap}>{address}</span>;
+  return (
+    <>
+      <span className={listTableClasses.nowrap}>{address.slice(0, at)}</span>
+      <wbr />
+      <span className={listTableClasses.nowrap}>{address.slice(at)}</span>
+    </>
+  );
+}
+
 /** Whether the driver reported a position within the live threshold, as on the fleet map. */
 function LiveStatus({ positionAt, now }: { positionAt: string | null; now: number }) {
   const freshness = freshnessOf(positionAt ? Date.parse(positionAt) : Number.NaN, now);
   return (
     <Tag
-      color={freshness === 'live' ? 'green' : 'gray'}
+      color={freshness === 'live' ? 'teal' : 'gray'}
       variant={freshness === 'live' ? 'filled' : 'outline'}
     >
       {freshnessLabel(freshness)}
@@ -261,14 +273,14 @@ export function DriversScreen() {
                     <ComplianceBadge compliance={driver.compliance} />
                   </Cell>
                   <Cell label={m.driversEmail()}>
-                    <span className={listTableClasses.nowrap}>{driver.email || m.noInfo()}</span>
+                    {driver.email ? <Email address={driver.email} /> : m.noInfo()}
                   </Cell>
                   <Cell label={m.driversPhoneNumber()}>
                     <span className={listTableClasses.nowrap}>
                       {driver.phoneNumber ? formatPhone(driver.phoneNumber) : m.noInfo()}
                     </span>
                   </Cell>
-                  <Cell label={m.driversCountry()}>{driver.country || DEFAULT_COUNTRY}</Cell>
+                  <Cell label={m.driversCountry()}>{countryLabel(driver.country)}</Cell>
                   <Cell label={m.driversColumnVehicle()}>
                     <span className={listTableClasses.nowrap}>{driver.vehicleNumber || '-'}</span>
                   </Cell>

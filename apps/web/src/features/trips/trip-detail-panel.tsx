@@ -22,6 +22,7 @@ import { useSubmitFeedback, useTrip } from './api';
 import { TripMessages } from './trip-messages';
 import { PhoneLinks } from '../../components/phone-links';
 import { FareBreakdown, TripTimelineList } from './trip-particulars';
+import { cancelReasonLabel } from '@bmet/shared/cancel-reasons';
 
 // The map's code (Leaflet) loads with the first trip that has both points.
 const TripMap = lazy(() => import('./trip-map').then((module) => ({ default: module.TripMap })));
@@ -60,7 +61,7 @@ function FeedbackForm({ tripId }: { tripId: string }) {
   };
 
   return (
-    <form onSubmit={onSubmit} noValidate aria-label={m.tripsFeedbackForm()}>
+    <form onSubmit={onSubmit} noValidate aria-label={m.tripsFeedbackForm()} data-print="hide">
       <Stack gap="xs">
         <Textarea
           label={m.tripsFeedback()}
@@ -118,9 +119,15 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                     <Title order={3} size="h4">
                       {trip.data.title}
                     </Title>
-                    <Button size="xs" variant="default" onClick={onClose}>
-                      {m.close()}
-                    </Button>
+                    <Group gap="xs" wrap="nowrap" data-print="hide">
+                      {/* The browser's print, which also saves a PDF: the trip alone (styles.css). */}
+                      <Button size="xs" variant="default" onClick={() => window.print()}>
+                        {m.tripsPrint()}
+                      </Button>
+                      <Button size="xs" variant="default" onClick={onClose}>
+                        {m.close()}
+                      </Button>
+                    </Group>
                   </Group>
                 </Table.Th>
               </Table.Tr>
@@ -165,7 +172,9 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                 ],
                 [m.tripsColumnFare(), trip.data.price === null ? '-' : formatRupees(trip.data.price)],
                 [m.tripsFilterPayment(), trip.data.paid ? m.tripsPaid() : m.tripsUnpaid()],
-                ...(trip.data.cancelReason ? [[m.tripsCancelReason(), trip.data.cancelReason]] : []),
+                ...(trip.data.cancelReason
+                  ? [[m.tripsCancelReason(), cancelReasonLabel(trip.data.cancelReason)]]
+                  : []),
                 [m.tripsColumnShortId(), <code key="id">{trip.data.id}</code>],
               ].map(([label, value]) => (
                 <Table.Tr key={String(label)}>
@@ -226,7 +235,14 @@ export function TripDetailDrawer({ tripId, onClose }: { tripId: string | undefin
   return (
     // Composed, so that the dialog element itself carries the name (a Drawer's aria-label stays on
     // its root, and a dialog without a name is read as "dialog").
-    <Drawer.Root opened={Boolean(tripId)} onClose={onClose} position="right" size="lg" padding={0}>
+    <Drawer.Root
+      opened={Boolean(tripId)}
+      onClose={onClose}
+      position="right"
+      size="lg"
+      padding={0}
+      className="print-alone"
+    >
       <Drawer.Overlay />
       <Drawer.Content aria-label={m.tripsDetails()}>
         <Drawer.Body>{tripId && <TripDetailPanel tripId={tripId} onClose={onClose} />}</Drawer.Body>

@@ -46,13 +46,7 @@ export function FirstTasks() {
       </Title>
       <SimpleGrid cols={{ base: 1, xs: 3 }} spacing="sm">
         {tasks.map(({ label, count, to }) => (
-          <UnstyledButton
-            key={to}
-            component={Link}
-            to={to}
-            className={classes.task}
-            aria-label={count === undefined ? label : m.welcomeTaskLink({ label, count: formatCount(count) })}
-          >
+          <UnstyledButton key={to} component={Link} to={to} className={classes.task}>
             <Paper withBorder p="md" radius="md" className={classes.card}>
               {count === undefined ? (
                 <Skeleton height={32} width={64} />
