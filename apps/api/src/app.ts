@@ -36,6 +36,7 @@ import { complianceRoutes } from './modules/compliance/routes';
 import { customerRoutes } from './modules/customers/routes';
 import { driverLocationRoutes } from './modules/driver-locations/routes';
 import { driverRoutes } from './modules/drivers/routes';
+import { searchRoutes } from './modules/search/routes';
 import { settingsRoutes } from './modules/settings/routes';
 import { dashboardRoutes } from './modules/dashboard/routes';
 import { tripRoutes } from './modules/trips/routes';
@@ -343,6 +344,7 @@ export async function buildApp({
       await api.register(accountRoutes, { db, firebaseWrites });
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });
+      await api.register(searchRoutes, { db });
       if (backup) await api.register(backupRoutes, backup);
     },
     { prefix: '/api' },

@@ -17,6 +17,10 @@ const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.
 // The account button needs the data layer (the user's name): it comes after the first paint.
 const AccountButton = lazy(() => import('./account-button').then((m) => ({ default: m.AccountButton })));
 const Navigation = lazy(() => import('./navigation').then((m) => ({ default: m.Navigation })));
+// The search (a button and its keys) comes after the first paint too, and never on the sign-in screen.
+const SearchButton = lazy(() =>
+  import('../features/search/search-button').then((m) => ({ default: m.SearchButton })),
+);
 
 /** Ends the session on the server, then clears it here and goes to '/' as the spec says. */
 async function logout(endSession: () => void) {
@@ -92,6 +96,11 @@ export function Layout() {
           </Title>
         </Group>
         <Group gap="xs" wrap="nowrap">
+          {session && (
+            <Suspense fallback={null}>
+              <SearchButton />
+            </Suspense>
+          )}
           <LanguageSwitch onChange={session ? rememberAccountLanguage : undefined} />
           <Group gap={0} wrap="nowrap">
             <ColorSchemeButton />
