@@ -57,7 +57,10 @@ export function auditFieldLabel(field: string): string {
   if (known) return known();
   const rate = rateFieldLabel(field);
   if (rate !== field) return rate;
-  const words = field.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+  const words = field
+    .replace(/_/g, ' ')
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 

@@ -49,10 +49,7 @@ function Email({ address }: { address: string }) {
 function LiveStatus({ positionAt, now }: { positionAt: string | null; now: number }) {
   const freshness = freshnessOf(positionAt ? Date.parse(positionAt) : Number.NaN, now);
   return (
-    <Tag
-      color={freshness === 'live' ? 'teal' : 'gray'}
-      variant={freshness === 'live' ? 'filled' : 'outline'}
-    >
+    <Tag color={freshness === 'live' ? 'teal' : 'gray'} variant={freshness === 'live' ? 'filled' : 'outline'}>
       {freshnessLabel(freshness)}
     </Tag>
   );
