@@ -65,7 +65,8 @@ async function tripsOnScreen(page: Page): Promise<string[][]> {
       rows.map((row) => {
         const cells = Array.from(row.querySelectorAll('td'));
         const title = cells[0]?.querySelector('div')?.textContent ?? '';
-        return [title, ...cells.slice(1, 4).map((cell) => cell.textContent ?? '')];
+        // The spec's columns among the list's: pick-up, destination and status.
+        return [title, ...[2, 3, 7].map((index) => cells[index]?.textContent ?? '')];
       }),
     );
 }

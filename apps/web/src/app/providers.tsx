@@ -83,7 +83,8 @@ export function Providers({ children }: { children: ReactNode }) {
   return (
     <MantineProvider theme={theme} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
       <Suspense fallback={null}>
-        <Notifications position="top-right" />
+        {/* Bottom right: at the top they covered the header's controls, or below it the page's own. */}
+        <Notifications position="bottom-right" />
       </Suspense>
       <SessionProvider>
         <LanguageProvider>{children}</LanguageProvider>

@@ -2,7 +2,7 @@ import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/consta
 import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatDateTime } from '../../lib/format';
-import { LANGUAGE_NAMES } from '../../lib/language';
+import { LANGUAGE_NAMES, currentLanguage } from '../../lib/language';
 import { rateFieldLabel } from '../../lib/rate-fields';
 import classes from './audit.module.css';
 
@@ -45,18 +45,35 @@ const FIELD_LABELS: Record<string, () => string> = {
   lastUsedAt: m.auditFieldLabelLastUsedAt,
   revokedAt: m.auditFieldLabelRevokedAt,
   phoneNumber: m.auditFieldLabelPhoneNumber,
+  notifiedBaseFare: m.auditFieldLabelNotifiedBaseFare,
+  notifiedPerKm: m.auditFieldLabelNotifiedPerKm,
+  maxMultiple: m.auditFieldLabelMaxMultiple,
+  minMultiple: m.auditFieldLabelMinMultiple,
+  cancellationPercent: m.auditFieldLabelCancellationPercent,
+  cancellationCap: m.auditFieldLabelCancellationCap,
+  inductionHours: m.auditFieldLabelInductionHours,
+  refresherMonths: m.auditFieldLabelRefresherMonths,
+  remedialSharePercent: m.auditFieldLabelRemedialSharePercent,
+  healthCover: m.auditFieldLabelHealthCover,
+  termCover: m.auditFieldLabelTermCover,
+  vehicleMaxAgeYears: m.auditFieldLabelVehicleMaxAgeYears,
+  electricPermitExempt: m.auditFieldLabelElectricPermitExempt,
+  driverShareOwnVehicle: m.auditFieldLabelDriverShareOwnVehicle,
+  driverShareCompanyVehicle: m.auditFieldLabelDriverShareCompanyVehicle,
 };
 
 /**
  * A recorded field as staff read it, in the current language: a rate by its words (Base price),
- * another known field by its label, any other spelt out from its name ('firstRegistered' reads
- * 'First registered').
+ * another known field by its label, any other spelt out from its name in English ('firstRegistered'
+ * reads 'First registered') and shown as recorded in another language.
  */
 export function auditFieldLabel(field: string): string {
   const known = FIELD_LABELS[field];
   if (known) return known();
   const rate = rateFieldLabel(field);
   if (rate !== field) return rate;
+  // Words spelt out from a name are English: another language shows the name as recorded.
+  if (currentLanguage() !== 'en') return field;
   const words = field
     .replace(/_/g, ' ')
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')

@@ -211,7 +211,7 @@ export function AuditScreen() {
       ) : trail.isPending ? (
         <ListLoader label={m.auditLoading()} />
       ) : entries.length === 0 ? (
-        <Text c="dimmed">{m.auditEmpty()}</Text>
+        <Text c="dimmed">{active > 0 || actorChip || recordChip ? m.auditEmpty() : m.auditNothingYet()}</Text>
       ) : (
         <ListTable
           label={m.auditTitle()}

@@ -191,7 +191,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
             timeline={trip.data.timeline}
             hadDriver={trip.data.driver}
           />
-          <FareBreakdown fare={trip.data.fare} price={trip.data.price} />
+          <FareBreakdown fare={trip.data.fare} price={trip.data.price} trip={trip.data} />
           {hasPoint(trip.data['pick-up']) && hasPoint(trip.data.destination) && (
             <section aria-label={m.tripsMapTitle()}>
               <Suspense fallback={<Loader size="sm" aria-label={m.tripsMapTitle()} />}>

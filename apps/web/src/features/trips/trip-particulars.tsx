@@ -5,7 +5,21 @@ import type { TripFare, TripTimeline } from '@bmet/shared/schemas/trip';
 import { formatDate, formatDateTime, formatRupees, stateLabel } from '../../lib/format';
 
 /** How the fare is made, part by part, and by which rates; a warning when it is not the recorded one. */
-export function FareBreakdown({ fare, price }: { fare: TripFare | null; price: number | null }) {
+/** Why a fare cannot be worked out: no driver (so no state), no distance, or no rates. */
+function missingFarePart(trip: { driver: boolean; distance: number | null }): string {
+  if (!trip.driver) return m.tripsFareNoDriver();
+  return trip.distance === null ? m.tripsFareNoDistance() : m.tripsFareNoRates();
+}
+
+export function FareBreakdown({
+  fare,
+  price,
+  trip,
+}: {
+  fare: TripFare | null;
+  price: number | null;
+  trip: { driver: boolean; distance: number | null };
+}) {
   return (
     <Stack gap={6} component="section" aria-labelledby="trip-fare-title">
       <Title order={4} size="h5" id="trip-fare-title">
@@ -13,7 +27,7 @@ export function FareBreakdown({ fare, price }: { fare: TripFare | null; price: n
       </Title>
       {fare === null ? (
         <Text size="sm" c="dimmed">
-          {m.tripsFareUnknown()}
+          {missingFarePart(trip)}
         </Text>
       ) : (
         <>
@@ -37,6 +51,11 @@ export function FareBreakdown({ fare, price }: { fare: TripFare | null; price: n
               </Table.Tr>
             </Table.Tbody>
           </Table>
+          {trip.distance !== null && trip.distance !== fare.km && (
+            <Text size="xs" c="dimmed">
+              {m.tripsFareRounded({ distance: trip.distance, km: fare.km })}
+            </Text>
+          )}
           <Text size="xs" c="dimmed">
             {fare.ratesFrom
               ? m.tripsFareRatesFrom({ state: stateLabel(fare.state), date: formatDate(fare.ratesFrom) })

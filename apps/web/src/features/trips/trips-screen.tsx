@@ -158,8 +158,12 @@ export function TripsScreen() {
           </Cell>
           <Cell label={m.tripsPickUpLocation()}>{trip['pick-up'].location ?? '-'}</Cell>
           <Cell label={m.tripsDestinationLocation()}>{trip.destination.location ?? '-'}</Cell>
-          <Cell label={m.tripsColumnDriver()}>{trip.driver_info?.name ?? '-'}</Cell>
-          <Cell label={m.tripsColumnCarType()}>{trip.carType ? carTypeLabel(trip.carType) : '-'}</Cell>
+          <Cell label={m.tripsColumnDriver()}>
+            <span className={listTableClasses.words}>{trip.driver_info?.name ?? '-'}</span>
+          </Cell>
+          <Cell label={m.tripsColumnCarType()}>
+            <span className={listTableClasses.words}>{trip.carType ? carTypeLabel(trip.carType) : '-'}</span>
+          </Cell>
           <Cell label={m.tripsColumnFare()}>
             <span className={listTableClasses.nowrap}>
               {trip.price === null ? '-' : formatRupees(trip.price)}
