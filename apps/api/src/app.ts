@@ -28,6 +28,7 @@ import { authRoutes } from './modules/auth/routes';
 import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
 import { withoutTicket } from './lib/download-tickets';
 import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
+import { grievanceRoutes } from './modules/grievances/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
 import { vehicleRoutes } from './modules/vehicles/routes';
 import { fareRuleRoutes } from './modules/fare-rules/routes';
@@ -345,6 +346,7 @@ export async function buildApp({
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });
       await api.register(searchRoutes, { db });
+      await api.register(grievanceRoutes, { db, mail: config.mail });
       if (backup) await api.register(backupRoutes, backup);
     },
     { prefix: '/api' },

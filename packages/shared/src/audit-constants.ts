@@ -17,6 +17,9 @@ export const AUDIT_RECORD_TYPES = [
   'firebase-link',
   'trips',
   'customers',
+  'grievances',
+  'holidays',
+  'settings',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 

@@ -17,6 +17,9 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   'firebase-link': m.auditTypeFirebaseLink,
   trips: m.auditTypeTrips,
   customers: m.auditTypeCustomers,
+  grievances: m.auditTypeGrievances,
+  holidays: m.auditTypeHolidays,
+  settings: m.auditTypeSettings,
 };
 
 const ACTIONS: Record<AuditAction, () => string> = {

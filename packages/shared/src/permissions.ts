@@ -42,6 +42,10 @@ export const PERMISSIONS = {
   compliance: { list: ALL },
   /** The link to the apps' Firebase database: its state, for admins. */
   'firebase-link': { view: ADMIN, reread: ADMIN },
+  /** Complaints with their legal deadline: worked by whoever keeps the driver or the trip. */
+  grievances: { list: ALL, view: ALL, create: ALL, update: ALL, comment: ALL, officer: ADMIN },
+  /** Days off that do not count towards a grievance's deadline: everyone reads them, admins list them. */
+  holidays: { list: ALL, create: ADMIN, delete: ADMIN },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

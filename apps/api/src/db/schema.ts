@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   date,
   doublePrecision,
   index,
@@ -11,6 +12,7 @@ import {
   jsonb,
   numeric,
   pgEnum,
+  pgSequence,
   pgTable,
   primaryKey,
   smallint,
@@ -955,3 +957,103 @@ export const firebaseOutbox = pgTable(
       .where(sql`${t.sentAt} is null`),
   ],
 );
+
+/**
+ * Grievances (the aggregator guidelines): a complaint logged by staff from a call or a mail, about
+ * a trip, a driver or a customer, resolved within 3 working days. Kinds, steps and the deadline's
+ * arithmetic are in packages/shared/src/grievance-rules.ts; the checks below hold the same lists.
+ */
+export const grievances = pgTable(
+  'grievances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** What the complainant quotes: `GR-2026-000042`. */
+    number: text('number').notNull(),
+    status: text('status').notNull().default('open'),
+    category: text('category').notNull(),
+    priority: text('priority').notNull().default('normal'),
+    complainantKind: text('complainant_kind').notNull(),
+    complainantName: text('complainant_name').notNull(),
+    complainantPhone: text('complainant_phone'),
+    complainantEmail: text('complainant_email'),
+    complainantLanguage: text('complainant_language').notNull().default('en'),
+    tripId: uuid('trip_id').references(() => trips.id),
+    /** The driver it is about: the trip's driver when a trip is named. Its franchise gives the scope. */
+    driverId: uuid('driver_id').references(() => drivers.id),
+    customerId: uuid('customer_id').references(() => customers.id),
+    /** The driver's state when logged: whose holidays count towards the deadline. */
+    state: text('state'),
+    description: text('description').notNull(),
+    receivedAt: timestamp('received_at', { withTimezone: true }).notNull(),
+    /** When its clock started: its receipt, or its latest reopening (a new deadline from then). */
+    clockFrom: timestamp('clock_from', { withTimezone: true }).notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    resolution: text('resolution'),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    /** The number, complainant and description, lowercased: what the desk's search reads. */
+    searchText: text('search_text').notNull(),
+    loggedBy: uuid('logged_by').references(() => accounts.id),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('grievances_number_idx').on(t.number),
+    index('grievances_due_idx').on(t.dueAt, t.id),
+    index('grievances_received_idx').on(t.receivedAt, t.id),
+    index('grievances_driver_idx').on(t.driverId),
+    index('grievances_trip_idx').on(t.tripId),
+    check(
+      'grievances_status_check',
+      sql`${t.status} in ('open', 'in_progress', 'waiting', 'resolved', 'closed', 'reopened')`,
+    ),
+    check(
+      'grievances_category_check',
+      sql`${t.category} in ('fare', 'behaviour', 'safety', 'vehicle', 'lost_item', 'payment', 'app', 'other')`,
+    ),
+    check('grievances_priority_check', sql`${t.priority} in ('low', 'normal', 'high', 'urgent')`),
+    check('grievances_complainant_check', sql`${t.complainantKind} in ('customer', 'driver', 'other')`),
+  ],
+);
+
+/** Numbers grievances in the order they are logged. */
+export const grievanceNumbers = pgSequence('grievance_number_seq');
+
+/** Every step of a grievance (logged, moved, changed) and the team's comments: who and when. */
+export const grievanceEvents = pgTable(
+  'grievance_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    grievanceId: uuid('grievance_id')
+      .notNull()
+      .references(() => grievances.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** The state it moved to (kind `status`). */
+    status: text('status'),
+    text: text('text'),
+    by: uuid('by').references(() => accounts.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('grievance_events_grievance_idx').on(t.grievanceId, t.id)],
+);
+
+/** Days that are not working days for grievances' deadlines: national (no state) or a state's own. */
+export const holidays = pgTable(
+  'holidays',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    day: date('day', { mode: 'string' }).notNull(),
+    state: text('state'),
+    name: text('name').notNull(),
+    createdBy: uuid('created_by').references(() => accounts.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('holidays_day_state_idx').on(t.day, sql`coalesce(${t.state}, '')`)],
+);
+
+/** Settings of the whole console that staff change (the grievance officer), by name. */
+export const consoleSettings = pgTable('console_settings', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').notNull(),
+  changedBy: uuid('changed_by').references(() => accounts.id),
+  changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -1,0 +1,373 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Grievance, GrievanceEvent } from '@bmet/shared/schemas/grievance';
+import { buildApp, type App } from '../../app';
+import { grievances, holidays } from '../../db/schema';
+import { createTrip } from '../../seed/factories';
+import { fetchCsv } from '../../../test/csv-export';
+import {
+  auditRowsOf,
+  createDriverWorld,
+  notFoundBody,
+  type DriverWorld,
+  type Staff,
+} from '../../../test/driver-fixtures';
+import { startMailReceiver } from '../../../test/mail-receiver';
+import { TEST_CONFIG, testAppOptions, type TestApp } from '../../../test/test-app';
+import { getTestDatabase } from '../../../test/test-database';
+
+let t: TestApp;
+let w: DriverWorld;
+let receiver: Awaited<ReturnType<typeof startMailReceiver>>;
+
+beforeAll(async () => {
+  receiver = await startMailReceiver();
+  const { db } = await getTestDatabase();
+  const config = {
+    ...TEST_CONFIG,
+    mail: {
+      smtpUrl: receiver.url,
+      from: 'Book-My-ETaxi <no-reply@test.bookmyetaxi.in>',
+      appUrl: 'http://x.test',
+    },
+  };
+  const app: App = await buildApp({ ...testAppOptions(db), config });
+  await app.ready();
+  t = { app, db, close: () => app.close() };
+  w = await createDriverWorld(db);
+});
+
+afterAll(async () => {
+  await t?.close();
+  await receiver?.close();
+});
+
+const send = (
+  who: Staff,
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+  url: string,
+  payload?: unknown,
+) =>
+  t.app.inject({
+    method,
+    url,
+    headers: who.headers,
+    payload: payload as Record<string, unknown> | undefined,
+  });
+
+const complaint = (extra: Record<string, unknown> = {}) => ({
+  complainantKind: 'customer',
+  complainantName: `Ritu Verma ${w.tag}`,
+  complainantPhone: '+91 98765 43210',
+  category: 'behaviour',
+  description: `The driver was rude on the way to the station ${w.tag}`,
+  ...extra,
+});
+
+async function logAs(who: Staff, extra: Record<string, unknown> = {}): Promise<Grievance> {
+  const response = await send(who, 'POST', '/api/grievances', complaint(extra));
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().data as Grievance;
+}
+
+const listOf = async (who: Staff, query = '') => {
+  const response = await send(who, 'GET', `/api/grievances?q=${w.tag}&limit=200${query}`);
+  expect(response.statusCode, response.body).toBe(200);
+  return Object.values(response.json().data as Record<string, Grievance>);
+};
+
+describe('logging a grievance', () => {
+  it('numbers it, works out its deadline and records who logged it', async () => {
+    const trip = await createTrip(t.db, { driver: { id: w.drivers.a1.id, name: w.drivers.a1.name } });
+    const grievance = await logAs(w.admin, { tripId: trip.id, priority: 'high' });
+    expect(grievance).toMatchObject({
+      status: 'open',
+      priority: 'high',
+      tripId: trip.id,
+      driverId: w.drivers.a1.id,
+      customerId: trip.customerId,
+      state: 'maharashtra',
+      clock: 'on_time',
+      loggedByName: `Admin ${w.tag}`,
+      resolvedInTime: null,
+    });
+    expect(grievance.number).toMatch(/^GR-\d{4}-\d{6}$/);
+    // Three working days: never less than 3 days and never more than 3 plus Sunday and holidays.
+    const days = (Date.parse(grievance.dueAt) - Date.parse(grievance.receivedAt)) / 86_400_000;
+    expect(days).toBeGreaterThan(2);
+    expect(days).toBeLessThan(5);
+    expect(new Date(Date.parse(grievance.dueAt) + 330 * 60_000).toISOString().slice(11, 16)).toBe('23:59');
+    const detail = await send(w.admin, 'GET', `/api/grievances/${grievance.id}`);
+    expect(detail.json().data.events).toMatchObject([
+      { kind: 'logged', status: 'open', byName: `Admin ${w.tag}` },
+    ]);
+    expect(await auditRowsOf(t.db, 'grievances', grievance.id)).toMatchObject([{ action: 'create' }]);
+  });
+
+  it('mails the complainant its number and deadline in their language', async () => {
+    const email = `ritu.${w.tag}@example.in`;
+    const grievance = await logAs(w.admin, {
+      driverId: w.drivers.a2.id,
+      complainantEmail: email,
+      complainantLanguage: 'hi',
+    });
+    const mail = await receiver.waitForMail(email);
+    expect(mail.subject).toBe(`आपकी शिकायत ${grievance.number} दर्ज हो गई है`);
+    expect(mail.text).toContain(grievance.number);
+  });
+
+  it('refuses what it cannot log, with a message beside the field, and logs nothing', async () => {
+    const before = await listOf(w.admin);
+    const missing = await send(w.admin, 'POST', '/api/grievances', complaint({ description: '  ' }));
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().fieldErrors.description).toEqual(['Describe the complaint.']);
+    const future = await send(
+      w.admin,
+      'POST',
+      '/api/grievances',
+      complaint({ receivedAt: new Date(Date.now() + 3_600_000).toISOString() }),
+    );
+    expect(future.statusCode).toBe(400);
+    expect(future.json().fieldErrors.receivedAt).toEqual(['The time received cannot be in the future.']);
+    const phone = await send(w.admin, 'POST', '/api/grievances', complaint({ complainantPhone: 'call me' }));
+    expect(phone.json().fieldErrors.complainantPhone).toBeDefined();
+    expect(await listOf(w.admin)).toHaveLength(before.length);
+  });
+
+  it("keeps a franchise to its own drivers' grievances", async () => {
+    const none = await send(w.franchiseA1, 'POST', '/api/grievances', complaint());
+    expect(none.statusCode).toBe(400);
+    expect(none.json().fieldErrors.driverId).toEqual(['Name the trip or the driver the complaint is about.']);
+    const other = await send(
+      w.franchiseA1,
+      'POST',
+      '/api/grievances',
+      complaint({ driverId: w.drivers.b1.id }),
+    );
+    expect(other.statusCode).toBe(400);
+    expect(other.json().fieldErrors.driverId).toEqual(['No driver of yours has this id.']);
+    const own = await logAs(w.franchiseA1, { driverId: w.drivers.a1.id });
+    expect(own.franchiseName).toBe(`Pune ${w.tag} Cabs`);
+  });
+
+  it('takes an earlier time of receipt, and the deadline runs from it', async () => {
+    const receivedAt = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const late = await logAs(w.admin, { driverId: w.drivers.b1.id, receivedAt });
+    expect(late.receivedAt).toBe(receivedAt);
+    expect(late.clock).toBe('overdue');
+  });
+});
+
+describe('the scope of the desk', () => {
+  let aboutA1: Grievance;
+  let aboutB1: Grievance;
+  let aboutCustomer: Grievance;
+  beforeAll(async () => {
+    aboutA1 = await logAs(w.admin, { driverId: w.drivers.a1.id });
+    aboutB1 = await logAs(w.admin, { driverId: w.drivers.b1.id });
+    aboutCustomer = await logAs(w.admin, { complainantKind: 'other' });
+  });
+
+  it.each([
+    ['admin', () => w.admin, () => [aboutA1, aboutB1, aboutCustomer], () => []],
+    ['the city dealer', () => w.dealerA, () => [aboutA1], () => [aboutB1, aboutCustomer]],
+    ['the franchise', () => w.franchiseA1, () => [aboutA1], () => [aboutB1, aboutCustomer]],
+    ['another franchise', () => w.franchiseA2, () => [], () => [aboutA1, aboutB1, aboutCustomer]],
+  ])('%s sees and works only those about its drivers', async (_who, who, seen, unseen) => {
+    const ids = (await listOf(who())).map((grievance) => grievance.id);
+    for (const grievance of seen()) {
+      expect(ids).toContain(grievance.id);
+      expect((await send(who(), 'GET', `/api/grievances/${grievance.id}`)).statusCode).toBe(200);
+    }
+    for (const grievance of unseen()) {
+      expect(ids).not.toContain(grievance.id);
+      const read = await send(who(), 'GET', `/api/grievances/${grievance.id}`);
+      expect(read.statusCode).toBe(404);
+      expect(read.json()).toEqual(notFoundBody);
+      const step = await send(who(), 'PATCH', `/api/grievances/${grievance.id}`, { status: 'in_progress' });
+      expect(step.statusCode).toBe(404);
+      const comment = await send(who(), 'POST', `/api/grievances/${grievance.id}/comments`, { text: 'x' });
+      expect(comment.statusCode).toBe(404);
+    }
+  });
+
+  it('counts what needs attention in the caller’s scope', async () => {
+    const summary = async (who: Staff) => (await send(who, 'GET', '/api/grievances/summary')).json().data;
+    const admin = await summary(w.admin);
+    expect(admin.unresolved).toBeGreaterThanOrEqual(3);
+    // The counts are those of the desk's own filters (the fixtures' grievances aside, none elsewhere).
+    for (const who of [w.franchiseA2, w.dealerB]) {
+      const counts = await summary(who);
+      const listed = async (query: string) =>
+        Object.keys((await send(who, 'GET', `/api/grievances?limit=200${query}`)).json().data).length;
+      expect(counts).toEqual({
+        unresolved: await listed('&status=unresolved'),
+        dueSoon: await listed('&clock=due_soon'),
+        overdue: await listed('&clock=overdue'),
+      });
+    }
+    expect((await summary(w.dealerB)).overdue).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('working a grievance', () => {
+  it('moves through its steps, refuses the others, and mails the resolution', async () => {
+    const email = `step.${w.tag}@example.in`;
+    const grievance = await logAs(w.dealerA, { driverId: w.drivers.a2.id, complainantEmail: email });
+    const step = (payload: Record<string, unknown>) =>
+      send(w.dealerA, 'PATCH', `/api/grievances/${grievance.id}`, payload);
+
+    expect((await step({ status: 'in_progress', note: 'Called the driver' })).json().data.status).toBe(
+      'in_progress',
+    );
+    const closed = await step({ status: 'closed' });
+    expect(closed.statusCode).toBe(400);
+    expect(closed.json().fieldErrors.status).toEqual([
+      'A grievance that is In progress cannot be moved to Closed.',
+    ]);
+    const bare = await step({ status: 'resolved' });
+    expect(bare.json().fieldErrors.resolution).toEqual([
+      'Write the resolution the complainant will be told.',
+    ]);
+
+    const comment = await send(w.franchiseA2, 'POST', `/api/grievances/${grievance.id}/comments`, {
+      text: 'Driver says the customer was late',
+    });
+    expect(comment.statusCode).toBe(201);
+
+    const resolved = await step({
+      status: 'resolved',
+      resolution: 'The driver has been warned; ₹50 refunded.',
+    });
+    expect(resolved.json().data).toMatchObject({
+      status: 'resolved',
+      clock: null,
+      resolvedInTime: true,
+      resolution: 'The driver has been warned; ₹50 refunded.',
+    });
+    const mails = receiver.mailsTo(email).length;
+    const mail = await receiver.waitForMail(email, { already: Math.max(1, mails - 1) });
+    expect(mail.subject).toBe(`Your complaint ${grievance.number} has been resolved`);
+    expect(mail.text).toContain('₹50 refunded');
+
+    const reopened = await step({ status: 'reopened', note: 'Customer called back' });
+    expect(reopened.json().data).toMatchObject({ status: 'reopened', resolvedAt: null, clock: 'on_time' });
+    expect(Date.parse(reopened.json().data.dueAt)).toBeGreaterThanOrEqual(Date.parse(grievance.dueAt));
+
+    const detail = (await send(w.admin, 'GET', `/api/grievances/${grievance.id}`)).json().data;
+    expect(detail.events.map((event: GrievanceEvent) => [event.kind, event.status, event.text])).toEqual([
+      ['logged', 'open', null],
+      ['status', 'in_progress', 'Called the driver'],
+      ['comment', null, 'Driver says the customer was late'],
+      ['status', 'resolved', 'The driver has been warned; ₹50 refunded.'],
+      ['status', 'reopened', 'Customer called back'],
+    ]);
+    expect((await auditRowsOf(t.db, 'grievances', grievance.id)).map((row) => row.action)).toEqual([
+      'create',
+      'update',
+      'update',
+      'update',
+    ]);
+  });
+
+  it('changes category and priority, recorded as a change', async () => {
+    const grievance = await logAs(w.admin, { driverId: w.drivers.a1.id });
+    const changed = await send(w.franchiseA1, 'PATCH', `/api/grievances/${grievance.id}`, {
+      category: 'safety',
+      priority: 'urgent',
+    });
+    expect(changed.json().data).toMatchObject({ category: 'safety', priority: 'urgent', status: 'open' });
+    const nothing = await send(w.franchiseA1, 'PATCH', `/api/grievances/${grievance.id}`, {});
+    expect(nothing.statusCode).toBe(400);
+  });
+
+  it('filters by clock, status and category, sorts by deadline, and exports what it lists', async () => {
+    const overdue = await logAs(w.admin, {
+      driverId: w.drivers.a1.id,
+      category: 'lost_item',
+      receivedAt: new Date(Date.now() - 20 * 86_400_000).toISOString(),
+    });
+    const byClock = await listOf(w.admin, '&clock=overdue');
+    expect(byClock.map((grievance) => grievance.id)).toContain(overdue.id);
+    expect(byClock.every((grievance) => grievance.clock === 'overdue')).toBe(true);
+    const lost = await listOf(w.admin, '&category=lost_item&status=unresolved');
+    expect(lost.map((grievance) => grievance.id)).toEqual([overdue.id]);
+    const all = await listOf(w.admin);
+    const due = all.map((grievance) => grievance.dueAt);
+    expect(due).toEqual([...due].sort());
+    const newest = await listOf(w.admin, '&sort=receivedAt&order=desc');
+    expect(newest.at(-1)!.id).toBe(overdue.id);
+    const byNumber = await send(w.admin, 'GET', `/api/grievances?q=${overdue.number.toLowerCase()}`);
+    expect(Object.keys(byNumber.json().data)).toEqual([overdue.id]);
+    const byPhone = await send(w.admin, 'GET', `/api/grievances?q=9876543210&clock=overdue`);
+    expect(Object.keys(byPhone.json().data)).toContain(overdue.id);
+
+    const csv = await fetchCsv(
+      t,
+      `/api/grievances/export.csv?q=${w.tag}&category=lost_item`,
+      w.admin.headers,
+    );
+    expect(csv.rows).toHaveLength(1);
+    expect(csv.rows[0]).toMatchObject({ Number: overdue.number, Category: 'Lost item', Deadline: 'Overdue' });
+  });
+});
+
+describe('holidays move deadlines', () => {
+  it("a state's holiday moves its open grievances by a day, and back when removed", async () => {
+    const grievance = await logAs(w.admin, { driverId: w.drivers.b1.id });
+    const received = new Date(Date.parse(grievance.receivedAt) + 330 * 60_000);
+    const nextWorkingDay = new Date(received.getTime() + 86_400_000);
+    if (nextWorkingDay.getUTCDay() === 0) nextWorkingDay.setUTCDate(nextWorkingDay.getUTCDate() + 1);
+    const day = nextWorkingDay.toISOString().slice(0, 10);
+
+    const refused = await send(w.franchiseB1, 'POST', '/api/holidays', {
+      day,
+      state: 'karnataka',
+      name: 'x',
+    });
+    expect(refused.statusCode).toBe(403);
+    const added = await send(w.admin, 'POST', '/api/holidays', {
+      day,
+      state: 'karnataka',
+      name: 'Rajyotsava',
+    });
+    expect(added.statusCode, added.body).toBe(201);
+    const again = await send(w.admin, 'POST', '/api/holidays', { day, state: 'karnataka', name: 'Again' });
+    expect(again.statusCode).toBe(409);
+
+    const moved = (await send(w.admin, 'GET', `/api/grievances/${grievance.id}`)).json().data;
+    const shift = Date.parse(moved.dueAt) - Date.parse(grievance.dueAt);
+    expect(shift).toBeGreaterThanOrEqual(86_400_000);
+    // Another state's grievance stays as it was.
+    const listed = await send(w.franchiseB1, 'GET', `/api/holidays?year=${day.slice(0, 4)}`);
+    expect(listed.json().data).toContainEqual({
+      id: added.json().data.id,
+      day,
+      state: 'karnataka',
+      name: 'Rajyotsava',
+    });
+
+    const removed = await send(w.admin, 'DELETE', `/api/holidays/${added.json().data.id}`);
+    expect(removed.statusCode).toBe(200);
+    const back = (await send(w.admin, 'GET', `/api/grievances/${grievance.id}`)).json().data;
+    expect(back.dueAt).toBe(grievance.dueAt);
+    await t.db.delete(holidays).where(eq(holidays.day, day));
+  });
+});
+
+describe('the grievance officer', () => {
+  it('is an active admin named by an admin', async () => {
+    const set = await send(w.admin, 'PUT', '/api/grievances/officer', { email: w.admin.email });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().data).toMatchObject({ accountId: w.admin.id, email: w.admin.email });
+    const dealer = await send(w.admin, 'PUT', '/api/grievances/officer', { email: w.dealerA.email });
+    expect(dealer.statusCode).toBe(400);
+    expect((await send(w.admin, 'GET', '/api/grievances/officer')).json().data.accountId).toBe(w.admin.id);
+    expect((await send(w.dealerA, 'GET', '/api/grievances/officer')).statusCode).toBe(403);
+  });
+});
+
+// Keep the table tidy for other files' counts.
+afterAll(async () => {
+  if (t?.db) await t.db.delete(grievances).where(eq(grievances.complainantName, `Ritu Verma ${w.tag}`));
+});

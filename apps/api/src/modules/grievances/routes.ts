@@ -1,0 +1,274 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { idParamSchema, messageResponseSchema } from '@bmet/shared/schemas/common';
+import {
+  createGrievanceBodySchema,
+  createHolidayBodySchema,
+  grievanceCommentBodySchema,
+  grievanceDetailResponseSchema,
+  grievanceEventResponseSchema,
+  grievanceListQuerySchema,
+  grievanceListResponseSchema,
+  grievanceOfficerBodySchema,
+  grievanceOfficerResponseSchema,
+  grievanceResponseSchema,
+  grievanceSummaryResponseSchema,
+  holidayListQuerySchema,
+  holidayListResponseSchema,
+  holidayResponseSchema,
+  updateGrievanceBodySchema,
+} from '@bmet/shared/schemas/grievance';
+import { m } from '@bmet/shared/paraglide/messages';
+import type { Db } from '../../db/client';
+import { createMailer, type Mail } from '../../infra/mailer';
+import type { Config } from '../../config';
+import { errorResponses } from '../../lib/error-responses';
+import { keyedList } from '../../lib/keyed-list';
+import { currentUser } from '../../plugins/authentication';
+import { registerGrievanceExport } from './export';
+import { createHoliday, deleteHoliday, findHolidays } from './holidays';
+import { grievanceLoggedMail, grievanceResolvedMail } from './mails';
+import { findGrievanceOfficer, setGrievanceOfficer } from './officer';
+import {
+  addGrievanceComment,
+  createGrievance,
+  findGrievance,
+  findGrievances,
+  summariseGrievances,
+  updateGrievance,
+} from './repository';
+
+export type GrievanceRoutesOptions = { db: Db; mail?: Config['mail'] };
+
+const TAGS = ['grievances'];
+
+/**
+ * The grievance desk: complaints with the guidelines' deadline (3 working days), the holidays that
+ * move it, and the grievance officer. The complainant is mailed after the answer, so that a slow
+ * mail server never holds a staff member's screen.
+ */
+export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = async (app, { db, mail }) => {
+  const mailer = createMailer({
+    smtpUrl: mail?.smtpUrl,
+    from: mail?.from ?? 'Book-My-ETaxi <no-reply@bookmyetaxi.in>',
+    logger: app.log,
+  });
+  const pending = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled(pending);
+    mailer.close();
+  });
+  const sendLater = (message: Mail | null) => {
+    if (!message) return;
+    const sending = mailer
+      .send(message)
+      .catch((error: unknown) => app.log.warn({ err: error, to: message.to }, 'grievance mail not sent'))
+      .finally(() => pending.delete(sending));
+    pending.add(sending);
+  };
+  const callerOf = (request: Parameters<typeof currentUser>[0]) => {
+    const user = currentUser(request);
+    return { id: user.id, role: user.role, requestId: request.id };
+  };
+
+  app.get(
+    '/grievances',
+    {
+      config: { access: ['grievances', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: "The caller's grievances, soonest deadline first unless sorted otherwise",
+        description:
+          '`q` finds a number, a complainant (name, phone, email) or words of the description; ' +
+          '`status=unresolved` keeps those still running against their deadline; `clock` those ' +
+          'overdue, due within a day or on time. Pass `nextCursor` back as `cursor` for the next page.',
+        querystring: grievanceListQuerySchema,
+        response: { 200: grievanceListResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const page = await findGrievances(db, callerOf(request), request.query);
+      return keyedList(page.grievances, page);
+    },
+  );
+
+  app.get(
+    '/grievances/summary',
+    {
+      config: { access: ['grievances', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: "How many of the caller's grievances are unresolved, due within a day and overdue",
+        response: { 200: grievanceSummaryResponseSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async (request) => ({ data: await summariseGrievances(db, callerOf(request)) }),
+  );
+
+  app.post(
+    '/grievances',
+    {
+      config: { access: ['grievances', 'create'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Log a grievance from a call or a mail; audited, the complainant mailed its number',
+        description:
+          'A trip names its driver and customer. Staff other than admins name a trip or a driver of ' +
+          'theirs. `receivedAt` defaults to now and is never in the future; the deadline is 23:59 IST ' +
+          'of the third working day after it (Sundays and listed holidays do not count).',
+        body: createGrievanceBodySchema,
+        response: { 201: grievanceResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const grievance = await createGrievance(db, callerOf(request), request.body);
+      sendLater(grievanceLoggedMail(grievance));
+      return reply.status(201).send({ data: grievance });
+    },
+  );
+
+  app.get(
+    '/grievances/officer',
+    {
+      config: { access: ['grievances', 'officer'] },
+      schema: {
+        tags: TAGS,
+        summary: 'The admin mailed of grievances due within a day and overdue',
+        response: { 200: grievanceOfficerResponseSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => {
+      const { language: _language, ...officer } = await findGrievanceOfficer(db);
+      return { data: officer };
+    },
+  );
+
+  app.put(
+    '/grievances/officer',
+    {
+      config: { access: ['grievances', 'officer'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Name the grievance officer (an active admin, by email), or nobody; audited',
+        body: grievanceOfficerBodySchema,
+        response: { 200: grievanceOfficerResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const { language: _language, ...officer } = await setGrievanceOfficer(
+        db,
+        callerOf(request),
+        request.body.email,
+      );
+      return { data: officer };
+    },
+  );
+
+  app.get(
+    '/grievances/:id',
+    {
+      config: { access: ['grievances', 'view'] },
+      schema: {
+        tags: TAGS,
+        summary: 'One grievance, with its steps and comments (oldest first)',
+        params: idParamSchema,
+        response: { 200: grievanceDetailResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => ({ data: await findGrievance(db, callerOf(request), request.params.id) }),
+  );
+
+  app.patch(
+    '/grievances/:id',
+    {
+      config: { access: ['grievances', 'update'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Take a step (with a note), or change the category or priority; audited',
+        description:
+          'Steps: open → in progress, waiting for the complainant or resolved; resolved → closed or ' +
+          'reopened; closed → reopened. Resolving needs the `resolution` the complainant is mailed. ' +
+          'A reopened grievance runs against a new deadline from that moment.',
+        params: idParamSchema,
+        body: updateGrievanceBodySchema,
+        response: { 200: grievanceResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const change = await updateGrievance(db, callerOf(request), request.params.id, request.body);
+      if (change.resolved) sendLater(grievanceResolvedMail(change.grievance));
+      return { data: change.grievance };
+    },
+  );
+
+  app.post(
+    '/grievances/:id/comments',
+    {
+      config: { access: ['grievances', 'comment'] },
+      schema: {
+        tags: TAGS,
+        summary: 'A comment inside the team (never sent to the complainant)',
+        params: idParamSchema,
+        body: grievanceCommentBodySchema,
+        response: { 201: grievanceEventResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const event = await addGrievanceComment(db, callerOf(request), request.params.id, request.body.text);
+      return reply.status(201).send({ data: event });
+    },
+  );
+
+  app.get(
+    '/holidays',
+    {
+      config: { access: ['holidays', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary: "A year's holidays (this year in India unless named), national and each state's",
+        querystring: holidayListQuerySchema,
+        response: { 200: holidayListResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const year =
+        request.query.year ?? Number(new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 4));
+      return { data: await findHolidays(db, year) };
+    },
+  );
+
+  app.post(
+    '/holidays',
+    {
+      config: { access: ['holidays', 'create'] },
+      schema: {
+        tags: TAGS,
+        summary: 'List a holiday (national without a state); the deadlines it falls within move; audited',
+        body: createHolidayBodySchema,
+        response: { 201: holidayResponseSchema, ...errorResponses(400, 401, 403, 409) },
+      },
+    },
+    async (request, reply) => {
+      const holiday = await createHoliday(db, callerOf(request), request.body);
+      return reply.status(201).send({ data: holiday });
+    },
+  );
+
+  app.delete(
+    '/holidays/:id',
+    {
+      config: { access: ['holidays', 'delete'] },
+      schema: {
+        tags: TAGS,
+        summary: 'Remove a holiday; the deadlines it moved move back; audited',
+        params: idParamSchema,
+        response: { 200: messageResponseSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      await deleteHoliday(db, callerOf(request), request.params.id);
+      return { data: { message: m.holidayRemoved() } };
+    },
+  );
+
+  registerGrievanceExport(app, db);
+};
