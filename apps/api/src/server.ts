@@ -12,6 +12,7 @@ import { findAdminEmails } from './modules/auth/repository';
 import { removeExpiredRows } from './modules/auth/expired-rows';
 import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
+import { scheduleGrievanceAlerts } from './modules/grievances/alerts';
 import { writeBackup } from './infra/backup';
 import { loopbackUrl, newControlKey, writeControl } from './infra/backup-control';
 
@@ -169,6 +170,14 @@ async function main() {
     log: app.log,
   });
 
+  // The grievance officer hears of grievances due within a day and overdue, within minutes.
+  const grievanceAlerts = scheduleGrievanceAlerts({
+    db: database.db,
+    mailer: reminderMailer,
+    appUrl: config.mail.appUrl,
+    log: app.log,
+  });
+
   let closing = false;
   let removeControl = () => {};
   const shutdown = async (signal: string) => {
@@ -189,6 +198,7 @@ async function main() {
     try {
       await firebaseLink?.stop();
       await reminders.stop();
+      await grievanceAlerts.stop();
       reminderMailer.close();
       await app.close();
       await locationBus.close();

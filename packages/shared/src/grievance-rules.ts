@@ -102,3 +102,9 @@ export function grievanceClock(
   if (left < 0) return 'overdue';
   return left <= DUE_SOON_MS ? 'due_soon' : 'on_time';
 }
+
+/** A driver's complaints in a month reaching this share of its rides calls for action (Delhi's rule). */
+export const COMPLAINT_SHARE = 0.15;
+/** A driver's ratings below LOW_RATING stars exceeding this share of its rated rides calls for action. */
+export const LOW_RATING_SHARE = 0.25;
+export const LOW_RATING = 3;

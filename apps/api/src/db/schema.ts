@@ -1057,3 +1057,21 @@ export const consoleSettings = pgTable('console_settings', {
   changedBy: uuid('changed_by').references(() => accounts.id),
   changedAt: timestamp('changed_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The grievance officer's alerts already sent: one per grievance, kind (due within a day, overdue)
+ * and deadline, so that no run on any instance sends one twice, and a reopened grievance (a new
+ * deadline) is alerted again.
+ */
+export const grievanceAlerts = pgTable(
+  'grievance_alerts',
+  {
+    grievanceId: uuid('grievance_id')
+      .notNull()
+      .references(() => grievances.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.grievanceId, t.kind, t.dueAt] })],
+);

@@ -206,3 +206,61 @@ export const grievanceOfficerBodySchema = z.strictObject({
 });
 
 export const grievanceEventResponseSchema = envelope(grievanceEventSchema);
+
+/** A month of the reports: `2026-11`. */
+export const monthSchema = z
+  .string()
+  .regex(/^\d{4}-(0[1-9]|1[0-2])$/, { error: () => m.grievanceMonthInvalid() });
+
+export const grievanceMonthQuerySchema = z.object({ month: monthSchema.optional() });
+
+/** Received in the month, and how those were resolved against their deadline. */
+export const grievanceFiguresSchema = z.object({
+  received: z.number().int(),
+  resolvedInTime: z.number().int(),
+  resolvedLate: z.number().int(),
+  /** Still unresolved, past their deadline. */
+  overdue: z.number().int(),
+  /** Hours from receipt to resolution, the middle one; null when none was resolved. */
+  medianHoursToResolve: z.number().nullable(),
+});
+export type GrievanceFigures = z.infer<typeof grievanceFiguresSchema>;
+
+export const grievanceReportResponseSchema = envelope(
+  z.object({
+    month: z.string(),
+    total: grievanceFiguresSchema,
+    byCategory: z.array(grievanceFiguresSchema.extend({ category: z.enum(GRIEVANCE_CATEGORIES) })),
+    /** Null: about no franchise's driver (a customer, a trip without a driver). */
+    byFranchise: z.array(
+      grievanceFiguresSchema.extend({
+        franchiseId: z.uuid().nullable(),
+        franchiseName: z.string().nullable(),
+      }),
+    ),
+  }),
+);
+
+/** Why a driver needs action in a month (the guidelines' thresholds). */
+export const DRIVER_ACTION_REASONS = ['complaints', 'low_ratings'] as const;
+
+/** A driver whose complaints reach 15% of a month's rides, or whose ratings below 3 stars exceed 25% of those rated. */
+export const driverNeedingActionSchema = z.object({
+  driverId: z.uuid(),
+  driverName: z.string(),
+  franchiseName: z.string().nullable(),
+  rides: z.number().int(),
+  complaints: z.number().int(),
+  ratings: z.number().int(),
+  lowRatings: z.number().int(),
+  reasons: z.array(z.enum(DRIVER_ACTION_REASONS)),
+});
+export type DriverNeedingAction = z.infer<typeof driverNeedingActionSchema>;
+
+export const driversNeedingActionQuerySchema = z.object({
+  month: monthSchema.optional(),
+  driverId: z.uuid({ error: () => m.notValidId() }).optional(),
+});
+export const driversNeedingActionResponseSchema = envelope(
+  z.object({ month: z.string(), drivers: z.array(driverNeedingActionSchema) }),
+);

@@ -7,11 +7,17 @@ import {
   grievanceStatusLabel,
 } from '@bmet/shared/grievance-labels';
 import { m } from '@bmet/shared/paraglide/messages';
-import { grievanceListQuerySchema, type Grievance } from '@bmet/shared/schemas/grievance';
+import {
+  grievanceListQuerySchema,
+  grievanceMonthQuerySchema,
+  type Grievance,
+  type GrievanceFigures,
+} from '@bmet/shared/schemas/grievance';
 import type { Db } from '../../db/client';
 import { istDateTime } from '../../lib/csv';
 import { currentUser } from '../../plugins/authentication';
 import { registerCsvExport, type CsvColumn } from '../../plugins/csv-export';
+import { grievanceReport, indianMonth } from './reports';
 import { findGrievances } from './repository';
 
 /** What a regulator or a manager asks of each grievance: who, about whom, when, and by when. */
@@ -64,6 +70,53 @@ export function registerGrievanceExport(app: FastifyInstance, db: Db): void {
     readBatch: async (request, query, cursor, limit) => {
       const page = await findGrievances(db, currentUser(request), { ...query, cursor, limit });
       return { rows: page.grievances, nextCursor: page.nextCursor };
+    },
+  });
+}
+
+/** A line of the monthly report: all, a category or a franchise. */
+type ReportLine = GrievanceFigures & { section: string; name: string | null };
+
+function reportColumns(): CsvColumn<ReportLine>[] {
+  return [
+    { header: m.grievanceReportSection(), value: (row) => row.section },
+    { header: m.grievanceReportName(), value: (row) => row.name },
+    { header: m.grievanceReportReceived(), value: (row) => row.received },
+    { header: m.grievanceReportInTime(), value: (row) => row.resolvedInTime },
+    { header: m.grievanceReportLate(), value: (row) => row.resolvedLate },
+    { header: m.grievanceReportOverdue(), value: (row) => row.overdue },
+    { header: m.grievanceReportMedian(), value: (row) => row.medianHoursToResolve },
+  ];
+}
+
+/** `GET /api/grievances/report.csv`: the month's report, in all, by category and by franchise. */
+export function registerGrievanceReportExport(app: FastifyInstance, db: Db): void {
+  registerCsvExport(app, {
+    url: '/grievances/report.csv',
+    access: ['grievances', 'list'],
+    tags: ['grievances'],
+    summary: "A month's grievance report as a CSV file: in all, by category and by franchise",
+    description:
+      'Takes the query of `GET /api/grievances/report` (the month; this month in India by default).',
+    query: grievanceMonthQuerySchema,
+    fileName: 'grievance-report',
+    columns: reportColumns,
+    readBatch: async (request, query) => {
+      const report = await grievanceReport(db, currentUser(request), query.month ?? indianMonth());
+      const rows: ReportLine[] = [
+        { section: m.grievanceReportAll(), name: report.month, ...report.total },
+        ...report.byCategory.map(({ category, ...figures }) => ({
+          section: m.grievanceExportCategory(),
+          name: grievanceCategoryLabel(category),
+          ...figures,
+        })),
+        ...report.byFranchise.map(({ franchiseId: _id, franchiseName, ...figures }) => ({
+          section: m.grievanceExportFranchise(),
+          name: franchiseName ?? m.grievanceReportNoFranchise(),
+          ...figures,
+        })),
+      ];
+      return { rows, nextCursor: null };
     },
   });
 }

@@ -1,18 +1,21 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Grievance, GrievanceEvent } from '@bmet/shared/schemas/grievance';
 import { buildApp, type App } from '../../app';
 import { grievances, holidays } from '../../db/schema';
-import { createTrip } from '../../seed/factories';
+import { createTrip, insertDriverRatings } from '../../seed/factories';
 import { fetchCsv } from '../../../test/csv-export';
 import {
   auditRowsOf,
   createDriverWorld,
+  createStaff,
   notFoundBody,
   type DriverWorld,
   type Staff,
 } from '../../../test/driver-fixtures';
 import { startMailReceiver } from '../../../test/mail-receiver';
+import { createMailer } from '../../infra/mailer';
+import { sendGrievanceAlerts } from './alerts';
 import { TEST_CONFIG, testAppOptions, type TestApp } from '../../../test/test-app';
 import { getTestDatabase } from '../../../test/test-database';
 
@@ -78,7 +81,9 @@ const listOf = async (who: Staff, query = '') => {
 
 describe('logging a grievance', () => {
   it('numbers it, works out its deadline and records who logged it', async () => {
-    const trip = await createTrip(t.db, { driver: { id: w.drivers.a1.id, name: w.drivers.a1.name } });
+    const trip = await createTrip(t.db, {
+      driver: { id: w.drivers.a1.id, state: 'maharashtra', carType: null },
+    });
     const grievance = await logAs(w.admin, { tripId: trip.id, priority: 'high' });
     expect(grievance).toMatchObject({
       status: 'open',
@@ -364,6 +369,139 @@ describe('the grievance officer', () => {
     expect(dealer.statusCode).toBe(400);
     expect((await send(w.admin, 'GET', '/api/grievances/officer')).json().data.accountId).toBe(w.admin.id);
     expect((await send(w.dealerA, 'GET', '/api/grievances/officer')).statusCode).toBe(403);
+  });
+});
+
+describe('the monthly report and the drivers needing action', () => {
+  let r: DriverWorld;
+  let month: string;
+  beforeAll(async () => {
+    r = await createDriverWorld(t.db);
+    month = new Date(Date.now() + 330 * 60_000).toISOString().slice(0, 7);
+    const about = (driverId: string, category: string) =>
+      send(r.admin, 'POST', '/api/grievances', { ...complaint({ driverId, category }) }).then(
+        (response) => response.json().data as Grievance,
+      );
+    const inTime = await about(r.drivers.a1.id, 'fare');
+    await send(r.admin, 'PATCH', `/api/grievances/${inTime.id}`, {
+      status: 'resolved',
+      resolution: 'Refunded',
+    });
+    // A fake clock: these two ran past their deadline.
+    const late = await about(r.drivers.a1.id, 'fare');
+    const overdue = await about(r.drivers.a1.id, 'safety');
+    await t.db
+      .update(grievances)
+      .set({ dueAt: new Date(Date.now() - 60_000) })
+      .where(inArray(grievances.id, [late.id, overdue.id]));
+    await send(r.admin, 'PATCH', `/api/grievances/${late.id}`, {
+      status: 'resolved',
+      resolution: 'Apologised',
+    });
+    for (let i = 0; i < 10; i++) {
+      await createTrip(t.db, {
+        driver: { id: r.drivers.a1.id, state: 'maharashtra', carType: null },
+        status: 'completed',
+      });
+    }
+    const rating = (stars: number) => ({ customerName: 'A customer', description: null, rating: stars });
+    await insertDriverRatings(t.db, r.drivers.a2.id, [rating(1), rating(2), rating(5), rating(4)]);
+    await insertDriverRatings(t.db, r.drivers.b1.id, [rating(2), rating(5), rating(5), rating(4), rating(5)]);
+  });
+
+  it('counts a month: received, resolved in and after time, overdue, by category and franchise', async () => {
+    const response = await send(r.franchiseA1, 'GET', `/api/grievances/report?month=${month}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const report = response.json().data;
+    expect(report.total).toMatchObject({ received: 3, resolvedInTime: 1, resolvedLate: 1, overdue: 1 });
+    expect(report.total.medianHoursToResolve).toBeGreaterThanOrEqual(0);
+    expect(report.byCategory).toMatchObject([
+      { category: 'fare', received: 2, resolvedInTime: 1, resolvedLate: 1, overdue: 0 },
+      { category: 'safety', received: 1, overdue: 1 },
+    ]);
+    expect(report.byFranchise).toMatchObject([{ franchiseName: `Pune ${r.tag} Cabs`, received: 3 }]);
+    expect(
+      (await send(r.franchiseB1, 'GET', `/api/grievances/report?month=${month}`)).json().data.total.received,
+    ).toBe(0);
+    expect((await send(r.admin, 'GET', '/api/grievances/report?month=2026-13')).statusCode).toBe(400);
+
+    const file = await t.app.inject({
+      method: 'GET',
+      url: `/api/grievances/report.csv?month=${month}`,
+      headers: r.franchiseA1.headers,
+    });
+    expect(file.statusCode).toBe(200);
+    expect(file.body).toContain('All grievances,' + month + ',3,1,1,1,');
+  });
+
+  it('names the drivers whose complaints or low ratings call for action, with the figures', async () => {
+    const response = await send(r.dealerA, 'GET', `/api/grievances/drivers-needing-action?month=${month}`);
+    expect(response.statusCode, response.body).toBe(200);
+    const found = response.json().data.drivers;
+    expect(found).toEqual([
+      expect.objectContaining({
+        driverId: r.drivers.a1.id,
+        rides: 10,
+        complaints: 3,
+        reasons: ['complaints'],
+      }),
+      expect.objectContaining({
+        driverId: r.drivers.a2.id,
+        ratings: 4,
+        lowRatings: 2,
+        reasons: ['low_ratings'],
+      }),
+    ]);
+    // 1 low rating of 5 is 20%: not beyond 25%; and a dealer never sees another dealer's drivers.
+    const admin = await send(
+      r.admin,
+      'GET',
+      `/api/grievances/drivers-needing-action?month=${month}&driverId=${r.drivers.b1.id}`,
+    );
+    expect(admin.json().data.drivers).toEqual([]);
+    const one = await send(
+      r.franchiseA1,
+      'GET',
+      `/api/grievances/drivers-needing-action?driverId=${r.drivers.a1.id}`,
+    );
+    expect(one.json().data.drivers).toHaveLength(1);
+    const other = await send(
+      r.franchiseB1,
+      'GET',
+      `/api/grievances/drivers-needing-action?driverId=${r.drivers.a1.id}`,
+    );
+    expect(other.json().data.drivers).toEqual([]);
+  });
+});
+
+describe("the grievance officer's alerts", () => {
+  it('mails the officer each grievance due within a day or overdue, once, and again after a failure', async () => {
+    const officer = await createStaff(t.db, { role: 'admin', displayName: `Officer ${w.tag}` });
+    expect((await send(w.admin, 'PUT', '/api/grievances/officer', { email: officer.email })).statusCode).toBe(
+      200,
+    );
+    const overdue = await logAs(w.admin, {
+      driverId: w.drivers.a1.id,
+      receivedAt: new Date(Date.now() - 12 * 86_400_000).toISOString(),
+    });
+    const mailer = createMailer({
+      smtpUrl: receiver.url,
+      from: 'x@test.in',
+      logger: { info: () => {}, warn: () => {} },
+    });
+    const broken = { send: () => Promise.reject(new Error('mail server down')) };
+
+    const failed = await sendGrievanceAlerts(t.db, broken, { appUrl: 'http://x.test' });
+    expect(failed?.error).toBe('mail server down');
+    const first = await sendGrievanceAlerts(t.db, mailer, { appUrl: 'http://x.test' });
+    expect(first).toMatchObject({ to: officer.email });
+    expect(first!.overdue).toBeGreaterThanOrEqual(1);
+    const mail = await receiver.waitForMail(officer.email);
+    expect(mail.text).toContain(overdue.number);
+    expect(mail.text).toContain('http://x.test/grievances');
+    const again = await sendGrievanceAlerts(t.db, mailer, { appUrl: 'http://x.test' });
+    expect(again).toMatchObject({ dueSoon: 0, overdue: 0 });
+    mailer.close();
   });
 });
 

@@ -16,6 +16,10 @@ import {
   holidayListResponseSchema,
   holidayResponseSchema,
   updateGrievanceBodySchema,
+  driversNeedingActionQuerySchema,
+  driversNeedingActionResponseSchema,
+  grievanceMonthQuerySchema,
+  grievanceReportResponseSchema,
 } from '@bmet/shared/schemas/grievance';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Db } from '../../db/client';
@@ -24,7 +28,8 @@ import type { Config } from '../../config';
 import { errorResponses } from '../../lib/error-responses';
 import { keyedList } from '../../lib/keyed-list';
 import { currentUser } from '../../plugins/authentication';
-import { registerGrievanceExport } from './export';
+import { registerGrievanceExport, registerGrievanceReportExport } from './export';
+import { findDriversNeedingAction, grievanceReport, indianMonth } from './reports';
 import { createHoliday, deleteHoliday, findHolidays } from './holidays';
 import { grievanceLoggedMail, grievanceResolvedMail } from './mails';
 import { findGrievanceOfficer, setGrievanceOfficer } from './officer';
@@ -270,5 +275,47 @@ export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = as
     },
   );
 
+  app.get(
+    '/grievances/report',
+    {
+      config: { access: ['grievances', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary:
+          "A month's grievances: received, resolved within and after the deadline, median time to resolve",
+        description:
+          "In all, by category and by franchise, in the caller's scope; `month` is `YYYY-MM` (this month in India by default).",
+        querystring: grievanceMonthQuerySchema,
+        response: { 200: grievanceReportResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => ({
+      data: await grievanceReport(db, callerOf(request), request.query.month ?? indianMonth()),
+    }),
+  );
+
+  app.get(
+    '/grievances/drivers-needing-action',
+    {
+      config: { access: ['grievances', 'list'] },
+      schema: {
+        tags: TAGS,
+        summary:
+          "Drivers whose complaints reach 15% of the month's rides, or whose ratings below 3 stars exceed 25%",
+        description:
+          'With the figures: completed rides, complaints received, ratings and ratings below 3 stars ' +
+          'in the month (`YYYY-MM`, this month in India by default); `driverId` asks about one driver.',
+        querystring: driversNeedingActionQuerySchema,
+        response: { 200: driversNeedingActionResponseSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const month = request.query.month ?? indianMonth();
+      const found = await findDriversNeedingAction(db, callerOf(request), month, request.query.driverId);
+      return { data: { month, drivers: found } };
+    },
+  );
+
   registerGrievanceExport(app, db);
+  registerGrievanceReportExport(app, db);
 };
