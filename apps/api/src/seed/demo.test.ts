@@ -74,4 +74,25 @@ describe('the demo seed', () => {
     expect(row!.electric).toBeGreaterThan(row!.driven! / 2);
     expect(row!.unfinished).toBe(0);
   });
+
+  it('has grievances in every state with drivers: some overdue, some resolved, each with its steps', async () => {
+    const rows = rowsOf(
+      await database.db.execute(sql`
+        select d.state,
+          count(g.id)::int as grievances,
+          (count(g.id) filter (where g.status in ('open', 'in_progress', 'waiting', 'reopened') and g.due_at < now()))::int as overdue,
+          (count(g.id) filter (where g.resolved_at is not null))::int as resolved,
+          (select count(*)::int from grievance_events e where e.grievance_id = any(array_agg(g.id))) as steps
+        from (select distinct state from drivers where franchise_id is not null and state is not null) d
+        left join grievances g on g.state = d.state
+        group by d.state`),
+    ) as Record<string, number>[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.grievances).toBeGreaterThan(0);
+      expect(row.steps).toBeGreaterThanOrEqual(row.grievances!);
+    }
+    expect(rows.some((row) => row.overdue! > 0)).toBe(true);
+    expect(rows.some((row) => row.resolved! > 0)).toBe(true);
+  });
 });

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { insertDemoFareRules } from './fare-rules';
 import { seedDemoChecks } from './driver-checks';
 import { seedDemoVehicles } from './vehicles';
+import { seedDemoGrievances } from './grievances';
 import { SingleBar, Presets } from 'cli-progress';
 import type { State } from '@bmet/shared/constants';
 import { CAR_TYPES, STATES, STORED_DOCUMENT_KEYS } from '@bmet/shared/constants';
@@ -335,6 +336,8 @@ export async function seedDemo(
   );
   // The drivers' vehicles, made from their car details once the load is in, and what staff add.
   await seedDemoVehicles(db);
+  // Grievances in every state, some due and some overdue, so that the desk is at work.
+  await seedDemoGrievances(db);
 
   return {
     accounts: 2 + dealerCount * (1 + Math.max(1, scale.franchisesPerDealer)),
