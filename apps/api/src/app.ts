@@ -346,7 +346,7 @@ export async function buildApp({
       await api.register(auditRoutes, { db });
       await api.register(complianceRoutes, { db });
       await api.register(searchRoutes, { db });
-      await api.register(grievanceRoutes, { db, mail: config.mail });
+      await api.register(grievanceRoutes, { db, objectStore, mail: config.mail });
       if (backup) await api.register(backupRoutes, backup);
     },
     { prefix: '/api' },

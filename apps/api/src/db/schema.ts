@@ -1075,3 +1075,21 @@ export const grievanceAlerts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.grievanceId, t.kind, t.dueAt] })],
 );
+
+/** Images and PDFs a complainant sent (a receipt, a photo), checked as document images are. */
+export const grievanceAttachments = pgTable(
+  'grievance_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    grievanceId: uuid('grievance_id')
+      .notNull()
+      .references(() => grievances.id, { onDelete: 'cascade' }),
+    objectKey: text('object_key').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    fileName: text('file_name').notNull(),
+    uploadedBy: uuid('uploaded_by').references(() => accounts.id),
+    uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('grievance_attachments_grievance_idx').on(t.grievanceId, t.uploadedAt)],
+);

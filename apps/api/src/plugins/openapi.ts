@@ -13,6 +13,8 @@ declare module 'fastify' {
 const BINARY = { schema: { type: 'string', format: 'binary' } };
 /** A JPEG or PNG image, as document images are sent and answered. */
 export const IMAGE_CONTENT: Content = { 'image/jpeg': BINARY, 'image/png': BINARY };
+/** An image or a PDF, as grievances' attachments are sent and answered. */
+export const ATTACHMENT_CONTENT: Content = { ...IMAGE_CONTENT, 'application/pdf': BINARY };
 /** A stream of server-sent events. */
 export const EVENT_STREAM_CONTENT: Content = { 'text/event-stream': { schema: { type: 'string' } } };
 /** A CSV file, as list exports answer it. */

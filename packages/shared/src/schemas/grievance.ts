@@ -54,7 +54,7 @@ export const grievanceSchema = z.object({
 });
 export type Grievance = z.infer<typeof grievanceSchema>;
 
-export const GRIEVANCE_EVENT_KINDS = ['logged', 'status', 'comment', 'changed'] as const;
+export const GRIEVANCE_EVENT_KINDS = ['logged', 'status', 'comment', 'changed', 'attachment'] as const;
 
 /** A step of a grievance's life, or a comment inside the team: who and when. */
 export const grievanceEventSchema = z.object({
@@ -68,8 +68,31 @@ export const grievanceEventSchema = z.object({
 });
 export type GrievanceEvent = z.infer<typeof grievanceEventSchema>;
 
+/** Images (JPEG, PNG) and PDFs a complainant sent; served by `GET /api/grievances/{id}/attachments/{attachmentId}`. */
+export const GRIEVANCE_ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+/** At most this many files per grievance. */
+export const GRIEVANCE_ATTACHMENTS_MAX = 10;
+
+export const grievanceAttachmentSchema = z.object({
+  id: z.uuid(),
+  fileName: z.string(),
+  contentType: z.enum(GRIEVANCE_ATTACHMENT_TYPES),
+  size: z.number().int(),
+  uploadedByName: z.string().nullable(),
+  uploadedAt: z.string(),
+});
+export type GrievanceAttachment = z.infer<typeof grievanceAttachmentSchema>;
+export const grievanceAttachmentResponseSchema = envelope(grievanceAttachmentSchema);
+export const grievanceAttachmentParamsSchema = z.object({
+  id: z.uuid({ error: () => m.notValidId() }),
+  attachmentId: z.uuid({ error: () => m.notValidId() }),
+});
+
 export const grievanceDetailResponseSchema = envelope(
-  grievanceSchema.extend({ events: z.array(grievanceEventSchema) }),
+  grievanceSchema.extend({
+    events: z.array(grievanceEventSchema),
+    attachments: z.array(grievanceAttachmentSchema),
+  }),
 );
 export const grievanceResponseSchema = envelope(grievanceSchema);
 

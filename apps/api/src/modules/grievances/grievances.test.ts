@@ -1,4 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Grievance, GrievanceEvent } from '@bmet/shared/schemas/grievance';
 import { buildApp, type App } from '../../app';
@@ -502,6 +503,86 @@ describe("the grievance officer's alerts", () => {
     const again = await sendGrievanceAlerts(t.db, mailer, { appUrl: 'http://x.test' });
     expect(again).toMatchObject({ dueSoon: 0, overdue: 0 });
     mailer.close();
+  });
+});
+
+describe('attachments', () => {
+  const pdf = (extra = '') =>
+    Buffer.from(
+      `%PDF-1.4\n1 0 obj << /Type /Catalog ${extra} >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n`,
+      'latin1',
+    );
+  const attach = (who: Staff, id: string, body: Buffer, type: string, name?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/grievances/${id}/attachments`,
+      headers: {
+        ...who.headers,
+        'content-type': type,
+        ...(name ? { 'x-file-name': encodeURIComponent(name) } : {}),
+      },
+      payload: body,
+    });
+
+  it('keeps a checked image and PDF, lists them, and serves them to those who see the grievance', async () => {
+    const grievance = await logAs(w.franchiseA1, { driverId: w.drivers.a1.id });
+    const png = await sharp({ create: { width: 40, height: 30, channels: 3, background: '#c00' } })
+      .png()
+      .toBuffer();
+    const image = await attach(w.franchiseA1, grievance.id, png, 'image/png', 'receipt photo.png');
+    expect(image.statusCode, image.body).toBe(201);
+    expect(image.json().data).toMatchObject({ fileName: 'receipt photo.png', contentType: 'image/png' });
+    const document = await attach(w.franchiseA1, grievance.id, pdf(), 'application/pdf', 'bill.pdf');
+    expect(document.statusCode, document.body).toBe(201);
+
+    const detail = (await send(w.dealerA, 'GET', `/api/grievances/${grievance.id}`)).json().data;
+    expect(detail.attachments.map((file: { fileName: string }) => file.fileName)).toEqual([
+      'receipt photo.png',
+      'bill.pdf',
+    ]);
+    expect(detail.events.filter((event: GrievanceEvent) => event.kind === 'attachment')).toHaveLength(2);
+
+    const download = await send(
+      w.dealerA,
+      'GET',
+      `/api/grievances/${grievance.id}/attachments/${document.json().data.id}`,
+    );
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/pdf');
+    expect(download.headers['content-disposition']).toBe("attachment; filename*=UTF-8''bill.pdf");
+    expect(download.headers['x-content-type-options']).toBe('nosniff');
+    const hidden = await send(
+      w.franchiseA2,
+      'GET',
+      `/api/grievances/${grievance.id}/attachments/${document.json().data.id}`,
+    );
+    expect(hidden.statusCode).toBe(404);
+    expect((await attach(w.franchiseA2, grievance.id, pdf(), 'application/pdf')).statusCode).toBe(404);
+  });
+
+  it('refuses what is not a clean image or PDF, and keeps nothing', async () => {
+    const grievance = await logAs(w.admin, { driverId: w.drivers.a1.id });
+    const scripted = await attach(
+      w.admin,
+      grievance.id,
+      pdf('/OpenAction << /S /JavaScript /JS (app.alert(1)) >>'),
+      'application/pdf',
+    );
+    expect(scripted.statusCode).toBe(400);
+    const fake = await attach(
+      w.admin,
+      grievance.id,
+      Buffer.from('<html>not a pdf</html>'),
+      'application/pdf',
+    );
+    expect(fake.statusCode).toBe(400);
+    expect(fake.json().error).toBe('The file is not a readable PDF.');
+    const notImage = await attach(w.admin, grievance.id, Buffer.from('GIF89a'), 'image/png');
+    expect(notImage.statusCode).toBe(400);
+    const text = await attach(w.admin, grievance.id, Buffer.from('hello'), 'text/plain');
+    expect(text.statusCode).toBe(415);
+    const detail = (await send(w.admin, 'GET', `/api/grievances/${grievance.id}`)).json().data;
+    expect(detail.attachments).toEqual([]);
   });
 });
 

@@ -15,6 +15,9 @@ import {
   holidayListQuerySchema,
   holidayListResponseSchema,
   holidayResponseSchema,
+  GRIEVANCE_ATTACHMENT_TYPES,
+  grievanceAttachmentParamsSchema,
+  grievanceAttachmentResponseSchema,
   updateGrievanceBodySchema,
   driversNeedingActionQuerySchema,
   driversNeedingActionResponseSchema,
@@ -22,6 +25,11 @@ import {
   grievanceReportResponseSchema,
 } from '@bmet/shared/schemas/grievance';
 import { m } from '@bmet/shared/paraglide/messages';
+import { AppError } from '@bmet/shared/errors';
+import { z } from 'zod';
+import type { ObjectStore } from '../../infra/object-store';
+import { ATTACHMENT_CONTENT } from '../../plugins/openapi';
+import { addAttachment, findAttachments, isAttachmentType, readAttachment } from './attachments';
 import type { Db } from '../../db/client';
 import { createMailer, type Mail } from '../../infra/mailer';
 import type { Config } from '../../config';
@@ -42,7 +50,12 @@ import {
   updateGrievance,
 } from './repository';
 
-export type GrievanceRoutesOptions = { db: Db; mail?: Config['mail'] };
+export type GrievanceRoutesOptions = { db: Db; objectStore: ObjectStore; mail?: Config['mail'] };
+
+/** The largest file a grievance takes: a phone's photo or a scanned receipt. */
+const ATTACHMENT_MAX_BYTES = 5 * 1024 * 1024;
+const UPLOADS_PER_MINUTE = 60;
+const mediaTypeOf = (header: string | undefined) => header?.split(';')[0]?.trim().toLowerCase() ?? '';
 
 const TAGS = ['grievances'];
 
@@ -51,7 +64,10 @@ const TAGS = ['grievances'];
  * move it, and the grievance officer. The complainant is mailed after the answer, so that a slow
  * mail server never holds a staff member's screen.
  */
-export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = async (app, { db, mail }) => {
+export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = async (
+  app,
+  { db, objectStore, mail },
+) => {
   const mailer = createMailer({
     smtpUrl: mail?.smtpUrl,
     from: mail?.from ?? 'Book-My-ETaxi <no-reply@bookmyetaxi.in>',
@@ -70,6 +86,9 @@ export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = as
       .finally(() => pending.delete(sending));
     pending.add(sending);
   };
+  app.addContentTypeParser([...GRIEVANCE_ATTACHMENT_TYPES], { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
+  );
   const callerOf = (request: Parameters<typeof currentUser>[0]) => {
     const user = currentUser(request);
     return { id: user.id, role: user.role, requestId: request.id };
@@ -179,7 +198,94 @@ export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = as
         response: { 200: grievanceDetailResponseSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => ({ data: await findGrievance(db, callerOf(request), request.params.id) }),
+    async (request) => {
+      const grievance = await findGrievance(db, callerOf(request), request.params.id);
+      return { data: { ...grievance, attachments: await findAttachments(db, grievance.id) } };
+    },
+  );
+
+  app.post(
+    '/grievances/:id/attachments',
+    {
+      config: {
+        access: ['grievances', 'update'],
+        rateLimit: { max: UPLOADS_PER_MINUTE, timeWindow: '1 minute' },
+        openapi: { requestBody: ATTACHMENT_CONTENT },
+      },
+      bodyLimit: ATTACHMENT_MAX_BYTES,
+      schema: {
+        tags: TAGS,
+        summary: 'Attach a file the complainant sent (raw JPEG, PNG or PDF body, at most 5 MB); audited',
+        description:
+          'The name goes in `X-File-Name` (percent-encoded). An image is checked by its content and ' +
+          'stored again without metadata, as document images are; a PDF must be one, without scripts ' +
+          'or embedded files. At most 10 files per grievance (409).',
+        params: idParamSchema,
+        response: {
+          201: grievanceAttachmentResponseSchema,
+          ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429),
+        },
+      },
+      // Before the body is read: a clear answer without receiving megabytes first.
+      preParsing: async (request, _reply, payload) => {
+        if (!isAttachmentType(mediaTypeOf(request.headers['content-type']))) {
+          throw new AppError('UNSUPPORTED_MEDIA_TYPE', m.grievanceAttachmentType());
+        }
+        if (Number(request.headers['content-length']) > ATTACHMENT_MAX_BYTES) {
+          throw new AppError(
+            'PAYLOAD_TOO_LARGE',
+            m.grievanceAttachmentTooLarge({ megabytes: ATTACHMENT_MAX_BYTES / 1024 / 1024 }),
+          );
+        }
+        return payload;
+      },
+    },
+    async (request, reply) => {
+      const declared = mediaTypeOf(request.headers['content-type']);
+      if (!isAttachmentType(declared))
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', m.grievanceAttachmentType());
+      const name = request.headers['x-file-name'];
+      const attachment = await addAttachment(db, objectStore, callerOf(request), {
+        grievanceId: request.params.id,
+        body: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+        contentType: declared,
+        fileName: typeof name === 'string' ? name : undefined,
+      });
+      return reply.status(201).send({ data: attachment });
+    },
+  );
+
+  app.get(
+    '/grievances/:id/attachments/:attachmentId',
+    {
+      config: { access: ['grievances', 'view'], openapi: { responses: { 200: ATTACHMENT_CONTENT } } },
+      schema: {
+        tags: TAGS,
+        summary: "One of a grievance's files, as a download",
+        params: grievanceAttachmentParamsSchema,
+        response: { 200: z.unknown(), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const file = await readAttachment(
+        db,
+        objectStore,
+        callerOf(request),
+        request.params.id,
+        request.params.attachmentId,
+      );
+      const inline = file.contentType !== 'application/pdf';
+      return reply
+        .header('content-type', file.contentType)
+        .header(
+          'content-disposition',
+          `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.fileName)}`,
+        )
+        .header('cache-control', 'private, no-store')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .send(file.body);
+    },
   );
 
   app.patch(
