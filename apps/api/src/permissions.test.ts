@@ -26,7 +26,7 @@ beforeAll(async () => {
  * authenticates with a device token of its own, checked by the route. Anonymous callers and staff
  * ID tokens both get 401 there.
  */
-const DEVICE_AUTHENTICATED = new Set(['POST /api/driver-app/location']);
+const DEVICE_AUTHENTICATED = new Set(['POST /api/driver-app/location', 'POST /api/driver-app/sos']);
 const isDeviceAuthenticated = (route: RouteEntry) => DEVICE_AUTHENTICATED.has(`${route.method} ${route.url}`);
 
 const METHODS_WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -13,6 +13,7 @@ import { removeExpiredRows } from './modules/auth/expired-rows';
 import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
 import { scheduleGrievanceAlerts } from './modules/grievances/alerts';
+import { scheduleSosReraise } from './modules/sos/reraise';
 import { writeBackup } from './infra/backup';
 import { loopbackUrl, newControlKey, writeControl } from './infra/backup-control';
 
@@ -178,6 +179,15 @@ async function main() {
     log: app.log,
   });
 
+  // An SOS alert nobody acknowledged within a minute is raised again to every admin.
+  const sosReraise = scheduleSosReraise({
+    db: database.db,
+    bus: locationBus,
+    mailer: reminderMailer,
+    appUrl: config.mail.appUrl,
+    log: app.log,
+  });
+
   let closing = false;
   let removeControl = () => {};
   const shutdown = async (signal: string) => {
@@ -199,6 +209,7 @@ async function main() {
       await firebaseLink?.stop();
       await reminders.stop();
       await grievanceAlerts.stop();
+      await sosReraise.stop();
       reminderMailer.close();
       await app.close();
       await locationBus.close();

@@ -20,6 +20,7 @@ export const AUDIT_RECORD_TYPES = [
   'grievances',
   'holidays',
   'settings',
+  'sos',
 ] as const;
 export type AuditRecordType = (typeof AUDIT_RECORD_TYPES)[number];
 

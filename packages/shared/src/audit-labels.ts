@@ -20,6 +20,7 @@ const RECORD_TYPES: Record<AuditRecordType, () => string> = {
   grievances: m.auditTypeGrievances,
   holidays: m.auditTypeHolidays,
   settings: m.auditTypeSettings,
+  sos: m.auditTypeSos,
 };
 
 const ACTIONS: Record<AuditAction, () => string> = {

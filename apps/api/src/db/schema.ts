@@ -1093,3 +1093,65 @@ export const grievanceAttachments = pgTable(
   },
   (t) => [index('grievance_attachments_grievance_idx').on(t.grievanceId, t.uploadedAt)],
 );
+
+/**
+ * SOS alerts: from a driver's phone (with its position) or logged by staff from a call, in the
+ * scope of their driver. Each step is stamped here and kept in sos_events with who took it.
+ */
+export const sosAlerts = pgTable(
+  'sos_alerts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    number: text('number').notNull(),
+    status: text('status').notNull().default('open'),
+    source: text('source').notNull(),
+    person: text('person').notNull(),
+    driverId: uuid('driver_id').references(() => drivers.id),
+    tripId: uuid('trip_id').references(() => trips.id),
+    lat: doublePrecision('lat'),
+    long: doublePrecision('long'),
+    positionAt: timestamp('position_at', { withTimezone: true }),
+    note: text('note'),
+    raisedAt: timestamp('raised_at', { withTimezone: true }).notNull().defaultNow(),
+    raisedBy: uuid('raised_by').references(() => accounts.id),
+    acknowledgedAt: timestamp('acknowledged_at', { withTimezone: true }),
+    acknowledgedBy: uuid('acknowledged_by').references(() => accounts.id),
+    reraisedAt: timestamp('reraised_at', { withTimezone: true }),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedBy: uuid('resolved_by').references(() => accounts.id),
+    outcome: text('outcome'),
+    outcomeNote: text('outcome_note'),
+  },
+  (t) => [
+    uniqueIndex('sos_alerts_number_idx').on(t.number),
+    index('sos_alerts_raised_idx').on(t.raisedAt, t.id),
+    index('sos_alerts_open_idx')
+      .on(t.raisedAt)
+      .where(sql`${t.status} <> 'resolved'`),
+    index('sos_alerts_driver_idx').on(t.driverId),
+    check('sos_alerts_status_check', sql`${t.status} in ('open', 'acknowledged', 'escalated', 'resolved')`),
+    check('sos_alerts_source_check', sql`${t.source} in ('driver_app', 'staff')`),
+    check('sos_alerts_person_check', sql`${t.person} in ('driver', 'passenger')`),
+  ],
+);
+
+/** Numbers SOS alerts in the order they are raised. */
+export const sosNumbers = pgSequence('sos_number_seq');
+
+/** Every step of an SOS alert (raised, acknowledged, escalated, raised again, resolved): who and when. */
+export const sosEvents = pgTable(
+  'sos_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    alertId: uuid('alert_id')
+      .notNull()
+      .references(() => sosAlerts.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** Whom it was escalated to, or how it ended. */
+    detail: text('detail'),
+    note: text('note'),
+    by: uuid('by').references(() => accounts.id),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sos_events_alert_idx').on(t.alertId, t.id)],
+);

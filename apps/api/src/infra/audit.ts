@@ -5,7 +5,10 @@ import { auditLog } from '../db/schema';
 export type Actor = { id: string; requestId: string };
 
 /** Whoever made a change: a signed-in person, or the apps' Firebase database. */
-export type ChangeSource = Actor | typeof FIREBASE_ACTOR;
+/** A change a driver's phone made (an SOS alert), with the request that carried it. */
+export const driverAppActor = (requestId: string) => ({ id: null, requestId, source: 'driver-app' }) as const;
+
+export type ChangeSource = Actor | typeof FIREBASE_ACTOR | ReturnType<typeof driverAppActor>;
 
 /** The apps' Firebase database, for a change the Firebase link read from it. */
 export const FIREBASE_ACTOR = { id: null, requestId: null, source: 'firebase' } as const;

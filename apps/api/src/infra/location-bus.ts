@@ -1,11 +1,23 @@
 import { EventEmitter } from 'node:events';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 
-/** Carries driver positions from the instance that received them to every dashboard. */
+/**
+ * A change to an SOS alert, by id: each instance reads the alert once and tells its own connected
+ * staff whose scope holds it. `reraised`: nobody acknowledged it in time.
+ */
+export type AlertNotice = { alertId: string; kind: 'raised' | 'changed' | 'reraised' };
+
+/**
+ * Carries driver positions from the instance that received them to every dashboard, and SOS
+ * alerts' changes to every instance's control rooms and banners.
+ */
 export type LocationBus = {
   publish(event: LocationEvent): Promise<void>;
   /** Calls the listener for every position; answers the function that stops it. */
   subscribe(listener: (event: LocationEvent) => void): () => void;
+  publishAlert(notice: AlertNotice): Promise<void>;
+  /** Calls the listener for every SOS alert's change; answers the function that stops it. */
+  subscribeAlerts(listener: (notice: AlertNotice) => void): () => void;
   close(): Promise<void>;
   /** Throws when the bus's server (Redis) does not answer; absent for the in-process bus. */
   ping?(): Promise<void>;
@@ -22,6 +34,13 @@ export function createInProcessLocationBus(): LocationBus {
     subscribe(listener) {
       emitter.on('location', listener);
       return () => emitter.off('location', listener);
+    },
+    async publishAlert(notice) {
+      emitter.emit('alert', notice);
+    },
+    subscribeAlerts(listener) {
+      emitter.on('alert', listener);
+      return () => emitter.off('alert', listener);
     },
     async close() {
       emitter.removeAllListeners();

@@ -1,7 +1,14 @@
 import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import { locationEventSchema, type LocationEvent } from '@bmet/shared/schemas/driver';
+import { z } from 'zod';
 import type { LocationBus } from './location-bus';
+
+/** An SOS alert's change as instances tell each other of it (anything else on the channel is dropped). */
+const alertNoticeSchema = z.strictObject({
+  alertId: z.uuid(),
+  kind: z.enum(['raised', 'changed', 'reraised']),
+});
 
 /** The pub/sub channel every API instance publishes positions on and listens to. */
 export const LOCATION_CHANNEL = 'bmet:driver-locations';
@@ -66,7 +73,18 @@ export async function createRedisLocationBus(
   const drop = () => {
     if (dropped++ % 1000 === 0) warn(`Redis location bus: dropped a malformed message (${dropped} so far)`);
   };
+  const alertChannel = `${channel}:sos`;
   subscriber.on('message', (from: string, message: string) => {
+    if (from === alertChannel) {
+      try {
+        const parsed = alertNoticeSchema.safeParse(JSON.parse(message));
+        if (parsed.success) emitter.emit('alert', parsed.data);
+        else drop();
+      } catch {
+        drop();
+      }
+      return;
+    }
     if (from !== channel) return;
     let content: unknown;
     try {
@@ -86,7 +104,7 @@ export async function createRedisLocationBus(
 
   try {
     await Promise.all([publisher.connect(), subscriber.connect()]);
-    await subscriber.subscribe(channel);
+    await subscriber.subscribe(channel, alertChannel);
   } catch (error) {
     publisher.disconnect();
     subscriber.disconnect();
@@ -120,6 +138,13 @@ export async function createRedisLocationBus(
     subscribe(listener) {
       emitter.on('location', listener);
       return () => emitter.off('location', listener);
+    },
+    async publishAlert(notice) {
+      await publisher.publish(alertChannel, JSON.stringify(notice));
+    },
+    subscribeAlerts(listener) {
+      emitter.on('alert', listener);
+      return () => emitter.off('alert', listener);
     },
     async close() {
       emitter.removeAllListeners();

@@ -58,8 +58,8 @@ export const auditEntrySchema = z.object({
   at: z.string(),
   /** Who made the change; null for a change without a signed-in person (none so far). */
   actor: z.object({ id: z.uuid(), name: z.string(), email: z.string(), role: z.enum(ROLES) }).nullable(),
-  /** 'firebase' for a change read from the apps' Firebase database. */
-  source: z.enum(['firebase']).nullable(),
+  /** 'firebase' for a change read from the apps' Firebase database; 'driver-app' for one a driver's phone made. */
+  source: z.enum(['firebase', 'driver-app']).nullable(),
   action: z.string(),
   recordType: z.string(),
   recordId: z.string().nullable(),

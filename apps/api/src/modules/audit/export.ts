@@ -39,7 +39,11 @@ function auditColumns(): CsvColumn<AuditEntry>[] {
       value: (entry) =>
         entry.actor?.name ||
         entry.actor?.email ||
-        (entry.source === 'firebase' ? m.changedByFirebase() : m.auditNoActor()),
+        (entry.source === 'firebase'
+          ? m.changedByFirebase()
+          : entry.source === 'driver-app'
+            ? m.changedByDriverApp()
+            : m.auditNoActor()),
     },
     { header: m.commonEmail(), value: (entry) => entry.actor?.email },
     { header: m.auditExportRole(), value: (entry) => (entry.actor ? roleLabel(entry.actor.role) : '') },

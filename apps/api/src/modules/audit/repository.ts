@@ -171,7 +171,7 @@ export async function findAuditEntries(
             role: row.actor_role as Role,
           }
         : null,
-      source: row.source === 'firebase' ? ('firebase' as const) : null,
+      source: row.source === 'firebase' || row.source === 'driver-app' ? row.source : null,
       action: String(row.action),
       recordType: String(row.record_type),
       recordId: row.record_id == null ? null : String(row.record_id),

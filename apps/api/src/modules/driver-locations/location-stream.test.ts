@@ -34,6 +34,8 @@ function countingBus(): LocationBus & { subscribers: () => number } {
         stop();
       };
     },
+    publishAlert: (notice) => inner.publishAlert(notice),
+    subscribeAlerts: (listener) => inner.subscribeAlerts(listener),
     close: () => inner.close(),
     subscribers: () => count,
   };

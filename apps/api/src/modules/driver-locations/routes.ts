@@ -23,6 +23,7 @@ import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
 import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
 import { fleetRoutes } from '../fleet/routes';
+import { sosRoutes } from '../sos/routes';
 import { createFleetHub } from '../fleet/fleet-stream';
 import { createGroupCommit } from '../../lib/group-commit';
 import {
@@ -158,6 +159,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     onError: (error) => app.log.warn({ err: error }, 'could not read the drivers of a fleet update'),
   });
   await app.register(fleetRoutes, { db, streams, hub, idTokenExpiry });
+  await app.register(sosRoutes, { db, bus: locationBus, streams, idTokenExpiry });
 
   async function visibleDriverOr404(request: FastifyRequest, driverId: string) {
     const driver = await findVisibleDriver(db, currentUser(request), driverId);

@@ -5,14 +5,15 @@ import { createDriver } from '../../seed/factories';
 import { createRedisLocationBus } from '../../infra/redis-location-bus';
 import type { LocationBus } from '../../infra/location-bus';
 import { findTestRedis } from '../../../test/redis';
-import { testAppOptions } from '../../../test/test-app';
 import { getTestDatabase } from '../../../test/test-database';
 import {
   createScope,
   issueDeviceToken,
   openLocationStream,
   reportLocation,
+  SseReader,
 } from '../../../test/location-support';
+import { authHeader, testAppOptions } from '../../../test/test-app';
 
 const redis = await findTestRedis();
 
@@ -67,6 +68,41 @@ describe.skipIf(!redis.url)(
         long: 77.21,
       });
       stream.abort();
+    }, 60_000);
+
+    it('pushes an SOS raised on instance A to the staff of B whose scope holds the driver, within 2 s', async () => {
+      const [a, b] = instances as [(typeof instances)[0], (typeof instances)[0]];
+      const { db } = await getTestDatabase();
+      const s = await createScope(db);
+      const device = await issueDeviceToken(a.app, s.admin.token, s.driver.id);
+      const controller = new AbortController();
+      const response = await fetch(`${b.baseUrl}/api/sos/stream`, {
+        headers: authHeader(s.franchise.token),
+        signal: controller.signal,
+      });
+      const stream = new SseReader(response, controller);
+      const next = async (event: string, timeoutMs: number) => {
+        const deadline = Date.now() + timeoutMs;
+        for (;;) {
+          const message = await stream.next(Math.max(1, deadline - Date.now()));
+          if (message && 'event' in message && message.event === event) return JSON.parse(message.data);
+          if (message === null) throw new Error('The stream ended');
+        }
+      };
+      await next('open', 20_000);
+      const raised = await a.app.inject({
+        method: 'POST',
+        url: '/api/driver-app/sos',
+        headers: authHeader(device.token),
+        payload: { lat: 19.07, long: 72.88 },
+      });
+      expect(raised.statusCode, raised.body).toBe(201);
+      // The issue's bound: every in-scope staff screen hears of it within 2 s.
+      expect(await next('sos', 2_000)).toMatchObject({
+        kind: 'raised',
+        alert: { id: raised.json().data.id },
+      });
+      controller.abort();
     }, 60_000);
   },
 );

@@ -230,7 +230,9 @@ export function AuditScreen() {
               ? entry.actor.name || entry.actor.email
               : entry.source === 'firebase'
                 ? m.changedByFirebase()
-                : m.auditNoActor();
+                : entry.source === 'driver-app'
+                  ? m.changedByDriverApp()
+                  : m.auditNoActor();
             return (
               <tr key={entry.id} role="row">
                 <Cell label="">
