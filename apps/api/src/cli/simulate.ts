@@ -3,9 +3,10 @@ import type { z } from 'zod';
 import { errorBodySchema } from '@bmet/shared/errors';
 import { signInResponseSchema } from '@bmet/shared/schemas/auth';
 import { driverListResponseSchema, issuedDeviceTokenResponseSchema } from '@bmet/shared/schemas/driver';
+import { deviceSosResponseSchema } from '@bmet/shared/schemas/sos';
 import { drive, gpsReading, startVehicle, type Vehicle } from './simulate-route';
 
-const usage = `Usage: npm run simulate -- [--drivers 25] [--interval 2] [--minutes 30]
+const usage = `Usage: npm run simulate -- [--drivers 25] [--interval 2] [--minutes 30] [--sos-after 20]
 Moves demo drivers around their cities through the API, as their phones would: signs in as the
 demo admin, issues a device token per driver ('Simulator'), reports positions every interval, and
 revokes the tokens when it stops (after --minutes, or on Ctrl-C).
@@ -14,6 +15,8 @@ revokes the tokens when it stops (after --minutes, or on Ctrl-C).
   --interval S     seconds between reports, at least 1 (default 2)
   --minutes M      stop after this long (default 30)
   --email E        the admin to sign in as (default admin@bookmyetaxi.test)
+  --sos-after S    after S seconds, the first driver presses the panic button (an SOS alert from
+                   its phone, with its position): the control room and every screen in scope see it
 
 Environment: API_URL (default http://localhost:3000), DEMO_PASSWORD (default etaxi-demo-2026).
 
@@ -21,7 +24,7 @@ Every report counts toward the server's limit per client address (RATE_LIMIT_PER
 default): for a large fleet start the server with a higher one, for example 10,000 drivers every
 5 s with RATE_LIMIT_PER_MINUTE=200000, and seed that many drivers (npm run seed -- --drivers 12000).`;
 
-type Options = { drivers: number; interval: number; minutes: number; email: string };
+type Options = { drivers: number; interval: number; minutes: number; email: string; sosAfter: number | null };
 
 /** Device tokens issued at once when the run starts. */
 const ISSUE_AT_ONCE = 16;
@@ -35,6 +38,7 @@ function readOptions(): Options | null {
       interval: { type: 'string', default: '2' },
       minutes: { type: 'string', default: '30' },
       email: { type: 'string', default: 'admin@bookmyetaxi.test' },
+      'sos-after': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -52,6 +56,8 @@ function readOptions(): Options | null {
     interval: number('interval', values.interval, 1, 600),
     minutes: number('minutes', values.minutes, 0.1, 24 * 60),
     email: values.email,
+    sosAfter:
+      values['sos-after'] === undefined ? null : number('sos-after', values['sos-after'], 0, 24 * 3600),
   };
 }
 
@@ -210,7 +216,9 @@ async function main() {
         '(Ctrl-C to stop)',
     );
 
-    const deadline = Date.now() + options.minutes * 60_000;
+    const startedAt = Date.now();
+    let sosRaised = false;
+    const deadline = startedAt + options.minutes * 60_000;
     let tick = 0;
     while (!stop.signal.aborted && Date.now() < deadline) {
       const started = Date.now();
@@ -248,6 +256,20 @@ async function main() {
         if (slice < slices - 1) await sleep(SLICE_MS, stop.signal);
       }
       const outcomes = await Promise.all(pending);
+      if (options.sosAfter !== null && !sosRaised && Date.now() - startedAt >= options.sosAfter * 1000) {
+        sosRaised = true;
+        const driver = live[0]!;
+        try {
+          const raised = await call(base, 'POST', '/driver-app/sos', {
+            token: driver.token,
+            body: { ...gpsReading(driver.vehicle.position), recordedAt: new Date().toISOString() },
+            schema: deviceSosResponseSchema,
+          });
+          console.log(`${time()} ${driver.name} pressed the panic button: ${raised.data.number}`);
+        } catch (error) {
+          console.log(`${time()} ${driver.name}'s SOS was refused: ${(error as Error).message}`);
+        }
+      }
       const counts = new Map<string, number>();
       for (const outcome of outcomes) counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
       const failures = [...counts].filter(([outcome]) => outcome !== 'ok');
