@@ -56,3 +56,8 @@ export class AppError extends Error {
       : { error: this.message, code: this.code };
   }
 }
+
+/** A 400 about one field: its message is the error's and the field's, shown beside it. */
+export function fieldError(field: string, message: string, code: ErrorCode = 'VALIDATION'): AppError {
+  return new AppError(code, message, { fieldErrors: { [field]: [message] } });
+}

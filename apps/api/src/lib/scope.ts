@@ -93,6 +93,18 @@ export function isDriverInScope(caller: ScopeCaller, driver: DriverPlacement): b
 }
 
 /**
+ * The records about a driver a caller may see and work (a grievance, an SOS alert), as a condition
+ * on the column holding the driver's id: those about the drivers of driverScope's franchises, deleted
+ * drivers' included (their past is the franchise's). None for an admin; a record about no driver is
+ * the admins' alone.
+ */
+export function aboutDriverScope(caller: ScopeCaller, driverId: AnyColumn): SQL | undefined {
+  const franchises = franchiseIdScope(caller, drivers.franchiseId);
+  if (!franchises) return undefined;
+  return sql`${driverId} in (select ${drivers.id} from ${drivers} where ${franchises})`;
+}
+
+/**
  * The drivers whose trips a caller may see, as a condition on `drivers`, or none for an admin, who
  * sees every trip, with a driver or without. Trips of a soft-deleted driver stay visible: they are
  * the franchise's past work.

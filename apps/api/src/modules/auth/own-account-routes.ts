@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { AppError } from '@bmet/shared/errors';
+import { AppError, fieldError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { profileResponseSchema, updateProfileBodySchema } from '@bmet/shared/schemas/account';
 import { messageResponseSchema } from '@bmet/shared/schemas/common';
@@ -26,9 +26,6 @@ export type OwnAccountRoutesOptions = {
   lockedError: (seconds: number) => AppError;
   publicUser: (user: SessionUser) => CurrentUser;
 };
-
-const fieldError = (field: string, message: string) =>
-  new AppError('VALIDATION', message, { fieldErrors: { [field]: [message] } });
 
 /**
  * Every signed-in user's own name and password (decision 033): the spec gives these to admins

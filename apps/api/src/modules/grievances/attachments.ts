@@ -43,14 +43,13 @@ export function checkPdf(body: Buffer): void {
 
 /** A file name as staff see it: its last part, printable, at most 120 characters. */
 export function cleanFileName(raw: string | undefined, extension: string): string {
-  let name = '';
+  let decoded: string;
   try {
-    name = decodeURIComponent(raw ?? '');
+    decoded = decodeURIComponent(raw ?? '');
   } catch {
-    name = '';
+    decoded = '';
   }
-  name = name.split(/[\\/]/).pop() ?? '';
-  name = name
+  const name = (decoded.split(/[\\/]/).pop() ?? '')
     .replace(/[\p{Cc}\p{Cf}"<>|:*?]/gu, '')
     .trim()
     .slice(0, 120);

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { STATES, type Language, type State } from '@bmet/shared/constants';
-import { AppError } from '@bmet/shared/errors';
+import { AppError, fieldError } from '@bmet/shared/errors';
 import { grievanceStatusLabel } from '@bmet/shared/grievance-labels';
 import {
   canStep,
@@ -32,7 +32,7 @@ import { recordAudit } from '../../infra/audit';
 import { cappedCountQuery, escapeLikePattern, pageWithTotal, withTotal } from '../../lib/paging';
 import {
   driverScope,
-  franchiseIdScope,
+  aboutDriverScope,
   tripScope,
   type ChangeCaller,
   type ScopeCaller,
@@ -101,9 +101,7 @@ function selectGrievances<Extra extends Record<string, SQL>>(db: DbExecutor, ext
 
 /** The grievances a caller may see and work, as a condition on `grievances`. */
 export function grievanceScope(caller: ScopeCaller): SQL | undefined {
-  const franchises = franchiseIdScope(caller, drivers.franchiseId);
-  if (!franchises) return undefined;
-  return sql`${grievances.driverId} in (select ${drivers.id} from ${drivers} where ${franchises})`;
+  return aboutDriverScope(caller, grievances.driverId);
 }
 
 export function toGrievance(row: GrievanceRow, now = new Date()): Grievance {
@@ -286,9 +284,6 @@ async function findGrievanceRecord(db: DbExecutor, caller: ScopeCaller, id: stri
 
 // ---------------------------------------------------------------------------------------------
 // Logging one
-
-const fieldError = (field: string, message: string) =>
-  new AppError('VALIDATION', message, { fieldErrors: { [field]: [message] } });
 
 /** A moment this far ahead of the server's clock is still "now" (a staff member's clock runs fast). */
 const CLOCK_SKEW_MS = 2 * 60_000;

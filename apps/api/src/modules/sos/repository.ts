@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, lt, ne, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
-import { AppError } from '@bmet/shared/errors';
+import { AppError, fieldError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
 import { sosActionLabel, sosStatusLabel } from '@bmet/shared/sos-labels';
 import {
@@ -30,7 +30,7 @@ import { istDayRange } from '../../lib/ist-days';
 import { cappedCountQuery, pageWithTotal, withTotal } from '../../lib/paging';
 import {
   driverScope,
-  franchiseIdScope,
+  aboutDriverScope,
   tripScope,
   type ChangeCaller,
   type DriverPlacement,
@@ -111,9 +111,7 @@ type AlertRow = Awaited<ReturnType<typeof selectAlerts>>[number];
 
 /** The alerts a caller may see and answer, as a condition on `sos_alerts`. */
 export function sosScope(caller: ScopeCaller): SQL | undefined {
-  const franchises = franchiseIdScope(caller, drivers.franchiseId);
-  if (!franchises) return undefined;
-  return sql`${sosAlerts.driverId} in (select ${drivers.id} from ${drivers} where ${franchises})`;
+  return aboutDriverScope(caller, sosAlerts.driverId);
 }
 
 type Escalations = Map<string, SosAlert['escalations']>;
@@ -332,9 +330,6 @@ export async function raiseFromDevice(
     );
   });
 }
-
-const fieldError = (field: string, message: string) =>
-  new AppError('VALIDATION', message, { fieldErrors: { [field]: [message] } });
 
 /** An alert logged by staff from a call: about a trip (and so its driver) or a driver of the caller's. */
 export async function createSos(
