@@ -5,10 +5,11 @@ import { FullPageSpinner } from '../components/full-page-spinner';
 import { SignInScreen } from '../features/auth/sign-in-screen';
 import { useSession } from '../lib/session-context';
 import { ErrorPage } from './error-page';
-import { NotFound, RequireAccess } from './guards';
 import { Layout } from './layout';
-import { screen, STAFF_ROUTES } from './routes';
+import { screen } from './lazy-screen';
+import { loadStaffRoutes } from './load-staff-routes';
 
+const StaffRoutes = lazy(() => loadStaffRoutes().then((module) => ({ default: module.StaffRoutes })));
 const CrashTest = lazy(() => import('./crash-test').then((module) => ({ default: module.CrashTest })));
 const ResetPasswordScreen = screen(
   () => import('../features/auth/reset-password-screen'),
@@ -27,9 +28,11 @@ function LandingRedirect() {
   return <FullPageSpinner />;
 }
 
-function CatchAll() {
+/** Every other address: the signed-in routes, or the sign-in screen for a visitor without a session. */
+function SignedIn() {
   const { session } = useSession();
-  return session ? <NotFound /> : <Navigate to="/admin" replace />;
+  const location = useLocation();
+  return session ? <StaffRoutes /> : <Navigate to="/admin" replace state={{ from: location.pathname }} />;
 }
 
 type BoundaryProps = { children: ReactNode; resetKey: string };
@@ -59,7 +62,7 @@ class ErrorBoundary extends Component<BoundaryProps, { error: unknown; key: stri
   }
 }
 
-/** Every route of the spec's table, with the guards of the signed-in ones. */
+/** Every route of the spec's table; the signed-in ones load after a sign-in (load-staff-routes.ts). */
 export function AppRoutes() {
   const location = useLocation();
   return (
@@ -71,19 +74,9 @@ export function AppRoutes() {
           <Route path="/reset-password-admin" element={<ResetPasswordAdminScreen />} />
           {/* The link of a password reset email: public, the token is the proof. */}
           <Route path="/reset-password" element={<ResetPasswordScreen />} />
-          {STAFF_ROUTES.map(({ path, permission, Component: Screen }) => (
-            <Route
-              key={path}
-              path={path}
-              element={
-                <RequireAccess permission={permission}>
-                  <Screen />
-                </RequireAccess>
-              }
-            />
-          ))}
           <Route path="/error-test" element={<CrashTest />} />
-          <Route path="*" element={<CatchAll />} />
+          {/* The spec's signed-in routes, with their guards (staff-routes.tsx). */}
+          <Route path="*" element={<SignedIn />} />
         </Route>
       </Routes>
     </ErrorBoundary>

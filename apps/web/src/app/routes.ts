@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
-import { createElement, lazy } from 'react';
 import type { Permission } from '@bmet/shared/permissions';
+import { screen } from './lazy-screen';
 
 /** What opens a route: a permission of the matrix, or any signed-in user (as the API's `signed-in`). */
 export type RouteAccess = Permission | 'signed-in';
@@ -11,15 +11,10 @@ export type StaffRoute = {
   Component: ComponentType;
 };
 
-/** A screen, loaded together with the data layer it fetches through (both at once, no waterfall). */
-export const screen = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
-  lazy(async () => {
-    const [module, { QueryProvider }] = await Promise.all([load(), import('../lib/query-client')]);
-    const Screen = module[name];
-    return { default: () => createElement(QueryProvider, null, createElement(Screen)) };
-  });
-
-/** The signed-in routes of the spec's route table, each with the permission that opens it. */
+/**
+ * The signed-in routes of the spec's route table, each with the permission that opens it. The
+ * table comes with a signed-in user's first screen (`staff-routes.tsx`), not with the sign-in screen.
+ */
 export const STAFF_ROUTES: StaffRoute[] = [
   {
     path: '/welcome',

@@ -7,6 +7,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { SecondFactorChallenge, SignedIn } from '../../lib/second-factor';
 import { useSession } from '../../lib/session-context';
 import { useConfirmPasswordReset } from './password-reset-api';
+import { preloadStaffRoutes } from '../../app/load-staff-routes';
 
 // The same chunk as the sign-in screen's second step.
 const SecondStep = lazy(() => import('./second-step').then((module) => ({ default: module.SecondStep })));
@@ -46,6 +47,8 @@ export function ResetPasswordScreen() {
       return;
     }
     setProblem(null);
+    // The reset signs the user in: the signed-in routes load while the server answers.
+    preloadStaffRoutes();
     confirm.mutate(
       { token, password },
       {

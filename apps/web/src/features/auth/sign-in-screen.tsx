@@ -24,6 +24,7 @@ import { rememberAccountLanguage } from '../../lib/account-language';
 import { useLanguage } from '../../lib/language';
 import { useSession } from '../../lib/session-context';
 import { usePasskeySignIn, useSignIn } from './api';
+import { preloadStaffRoutes } from '../../app/load-staff-routes';
 import { roleLabel } from '@bmet/shared/role-label';
 
 // Only accounts with a second factor meet the second step: its code stays out of the first load.
@@ -61,6 +62,8 @@ export function SignInScreen() {
     event.preventDefault();
     setNotice(null);
     passkey.reset();
+    // The signed-in routes load while the server answers, not after it.
+    preloadStaffRoutes();
     signIn.mutate(
       { email, password, role },
       {
@@ -75,6 +78,7 @@ export function SignInScreen() {
   const signInWithPasskey = () => {
     setNotice(null);
     signIn.reset();
+    preloadStaffRoutes();
     passkey.mutate(role, { onSuccess: finishSignIn });
   };
 
