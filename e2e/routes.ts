@@ -25,6 +25,8 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/firebase-link', title: 'Firebase link', roles: ['admin'] },
   { path: '/fare-rules', title: 'Fare rules', roles: ['admin'] },
   { path: '/vehicles', title: 'Vehicles', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/grievances', title: 'Grievances', roles: ['admin', 'city_dealer', 'franchise'] },
+  { path: '/grievances/settings', title: 'Grievance settings', roles: ['admin'] },
 ];
 
 /** The navigation bar per role: the dashboard first, then the spec's order. */
@@ -44,6 +46,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Create Franchise', path: '/createfranchise' },
     { label: 'City Dealers', path: '/cityDealer' },
     { label: 'Compliance', path: '/compliance' },
+    { label: 'Grievances', path: '/grievances' },
     { label: 'Audit trail', path: '/audit' },
     { label: 'Firebase link', path: '/firebase-link' },
   ],
@@ -56,6 +59,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Franchises', path: '/displayFranchise' },
     { label: 'Create Franchise', path: '/createfranchise' },
     { label: 'Compliance', path: '/compliance' },
+    { label: 'Grievances', path: '/grievances' },
     { label: 'Audit trail', path: '/audit' },
   ],
   franchise: [
@@ -65,6 +69,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Vehicles', path: '/vehicles' },
     { label: 'Trips', path: '/trips' },
     { label: 'Compliance', path: '/compliance' },
+    { label: 'Grievances', path: '/grievances' },
   ],
 };
 

@@ -57,6 +57,11 @@ export const GRIEVANCE_STEPS: Record<GrievanceStatus, readonly GrievanceStatus[]
 export const canStep = (from: GrievanceStatus, to: GrievanceStatus): boolean =>
   GRIEVANCE_STEPS[from].includes(to);
 
+/** Images (JPEG, PNG) and PDFs a complainant sent; served by `GET /api/grievances/{id}/attachments/{attachmentId}`. */
+export const GRIEVANCE_ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
+/** At most this many files per grievance. */
+export const GRIEVANCE_ATTACHMENTS_MAX = 10;
+
 /** Working days a grievance has after the day it was received. */
 export const GRIEVANCE_WORKING_DAYS = 3;
 

@@ -5,6 +5,7 @@ import type { Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can, type Permission } from '@bmet/shared/permissions';
 import { ComplianceCount } from './compliance-count';
+import { GrievanceCount } from './grievance-count';
 import classes from './layout.module.css';
 
 /** `label` is called when the bar is drawn, so that it follows the language. */
@@ -29,9 +30,16 @@ export const NAV_ITEMS: NavItem[] = [
   { label: m.navCreateFranchise, to: '/createfranchise', permission: ['franchises', 'create'] },
   { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
   { label: m.navCompliance, to: '/compliance', permission: ['compliance', 'list'] },
+  { label: m.grievanceNavLabel, to: '/grievances', permission: ['grievances', 'list'] },
   { label: m.navAudit, to: '/audit', permission: ['audit', 'list'] },
   { label: m.navFirebaseLink, to: '/firebase-link', permission: ['firebase-link', 'view'] },
 ];
+
+/** The links with a count beside them, and the id of the count's description for screen readers. */
+const COUNTS: Partial<Record<string, string>> = {
+  '/compliance': 'nav-compliance-count',
+  '/grievances': 'nav-grievance-count',
+};
 
 /**
  * The navigation bar of a signed-in user. Its code (every screen's name in both languages) loads
@@ -63,11 +71,14 @@ export function Navigation({
             data-active={current === item.to.toLowerCase() || undefined}
             aria-current={current === item.to.toLowerCase() ? 'page' : undefined}
             onClick={onNavigate}
-            aria-describedby={item.to === '/compliance' ? 'nav-compliance-count' : undefined}
+            aria-describedby={COUNTS[item.to]}
           >
             {item.label()}
             {item.to === '/compliance' && (
               <ComplianceCount id="nav-compliance-count" path={location.pathname} />
+            )}
+            {item.to === '/grievances' && (
+              <GrievanceCount id="nav-grievance-count" path={location.pathname} />
             )}
           </UnstyledButton>
         ))}

@@ -119,6 +119,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/compliance/compliance-screen'), 'ComplianceScreen'),
   },
   {
+    path: '/grievances/:grievanceId?',
+    permission: ['grievances', 'list'],
+    Component: screen(() => import('../features/grievances/grievances-screen'), 'GrievancesScreen'),
+  },
+  {
     path: '/audit',
     permission: ['audit', 'list'],
     Component: screen(() => import('../features/audit/audit-screen'), 'AuditScreen'),

@@ -3,6 +3,7 @@ import { m } from '../paraglide/messages.js';
 import { LANGUAGES, STATES } from '../constants';
 import {
   COMPLAINANT_KINDS,
+  GRIEVANCE_ATTACHMENT_TYPES,
   GRIEVANCE_CATEGORIES,
   GRIEVANCE_CLOCKS,
   GRIEVANCE_PRIORITIES,
@@ -67,11 +68,6 @@ export const grievanceEventSchema = z.object({
   at: z.string(),
 });
 export type GrievanceEvent = z.infer<typeof grievanceEventSchema>;
-
-/** Images (JPEG, PNG) and PDFs a complainant sent; served by `GET /api/grievances/{id}/attachments/{attachmentId}`. */
-export const GRIEVANCE_ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const;
-/** At most this many files per grievance. */
-export const GRIEVANCE_ATTACHMENTS_MAX = 10;
 
 export const grievanceAttachmentSchema = z.object({
   id: z.uuid(),

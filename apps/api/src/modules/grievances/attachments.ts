@@ -3,11 +3,8 @@ import { and, asc, count, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AppError } from '@bmet/shared/errors';
 import { m } from '@bmet/shared/paraglide/messages';
-import {
-  GRIEVANCE_ATTACHMENTS_MAX,
-  GRIEVANCE_ATTACHMENT_TYPES,
-  type GrievanceAttachment,
-} from '@bmet/shared/schemas/grievance';
+import { GRIEVANCE_ATTACHMENTS_MAX, GRIEVANCE_ATTACHMENT_TYPES } from '@bmet/shared/grievance-rules';
+import type { GrievanceAttachment } from '@bmet/shared/schemas/grievance';
 import type { Db, DbExecutor } from '../../db/client';
 import { accounts, grievanceAttachments, grievanceEvents, grievances } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';

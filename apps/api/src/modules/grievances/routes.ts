@@ -15,7 +15,6 @@ import {
   holidayListQuerySchema,
   holidayListResponseSchema,
   holidayResponseSchema,
-  GRIEVANCE_ATTACHMENT_TYPES,
   grievanceAttachmentParamsSchema,
   grievanceAttachmentResponseSchema,
   updateGrievanceBodySchema,
@@ -25,6 +24,7 @@ import {
   grievanceReportResponseSchema,
 } from '@bmet/shared/schemas/grievance';
 import { m } from '@bmet/shared/paraglide/messages';
+import { GRIEVANCE_ATTACHMENT_TYPES } from '@bmet/shared/grievance-rules';
 import { AppError } from '@bmet/shared/errors';
 import { z } from 'zod';
 import type { ObjectStore } from '../../infra/object-store';
