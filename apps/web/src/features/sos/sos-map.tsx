@@ -1,0 +1,73 @@
+import L from 'leaflet';
+import { useEffect, useState } from 'react';
+import { CircleMarker, Marker, Tooltip } from 'react-leaflet';
+import { m } from '@bmet/shared/paraglide/messages';
+import type { SosAlert } from '@bmet/shared/schemas/sos';
+import { BaseMap } from '../../components/base-map';
+import { followEventStream } from '../../lib/event-stream';
+
+const taxiIcon = L.icon({
+  iconUrl: '/markers/taxi.svg',
+  iconSize: [40, 40],
+  iconAnchor: [20, 40],
+  className: 'driver-marker',
+});
+
+type Position = { lat: number; long: number; at: string };
+
+/** The driver's position as the per-driver location stream pushes it. */
+function useDriverPosition(driverId: string | null): Position | null {
+  const [position, setPosition] = useState<Position | null>(null);
+  useEffect(() => {
+    if (!driverId) return;
+    const controller = new AbortController();
+    followEventStream(`/drivers/location/${driverId}/stream`, controller.signal, (event) => {
+      if (event.event !== 'location') return;
+      try {
+        const { lat, long, at } = JSON.parse(event.data) as Partial<Position>;
+        if (typeof lat !== 'number' || typeof long !== 'number' || typeof at !== 'string') return;
+        setPosition((held) => (held && held.at > at ? held : { lat, long, at }));
+      } catch {
+        // Skipped.
+      }
+    });
+    return () => controller.abort();
+  }, [driverId]);
+  return position;
+}
+
+/** A small map: where the alert came from (red ring) and where the driver is now (the car). */
+export function SosMap({ alert }: { alert: SosAlert }) {
+  const live = useDriverPosition(alert.status === 'resolved' ? null : alert.driverId);
+  const points: [number, number][] = [];
+  if (alert.lat !== null && alert.long !== null) points.push([alert.lat, alert.long]);
+  if (live) points.push([live.lat, live.long]);
+  if (points.length === 0) return null;
+  return (
+    <BaseMap
+      center={points[0]}
+      zoom={14}
+      style={{ height: 220, width: '100%', borderRadius: 8 }}
+      scrollWheelZoom={false}
+      label={m.sosMapLabel({ number: alert.number })}
+    >
+      {alert.lat !== null && alert.long !== null && (
+        <CircleMarker
+          center={[alert.lat, alert.long]}
+          radius={12}
+          pathOptions={{ color: '#c92a2a', weight: 4 }}
+        >
+          <Tooltip>{m.sosMapAlertPosition()}</Tooltip>
+        </CircleMarker>
+      )}
+      {live && (
+        <Marker
+          position={[live.lat, live.long]}
+          icon={taxiIcon}
+          alt={m.sosMapDriverNow()}
+          title={m.sosMapDriverNow()}
+        />
+      )}
+    </BaseMap>
+  );
+}
