@@ -34,8 +34,12 @@ import {
 const JWT_SECRET = 'fuzz-only-jwt-secret-0123456789abcdefghijkl';
 // Tables a refused request may change by design: failed sign-ins and reset requests are counted.
 const COUNTED_ON_REFUSAL = new Set(['sign_in_attempts']);
-// A stream never ends by itself: they are tested on their own (location-stream and fleet tests).
-const SKIPPED_ROUTES = new Set(['GET /api/drivers/location/:driverKey/stream', 'GET /api/fleet/stream']);
+// A stream never ends by itself: they are tested on their own (location-stream, fleet and SOS tests).
+const SKIPPED_ROUTES = new Set([
+  'GET /api/drivers/location/:driverKey/stream',
+  'GET /api/fleet/stream',
+  'GET /api/sos/stream',
+]);
 
 type Caller = Role | 'other_dealer' | 'anonymous' | 'forged';
 const CALLERS: Caller[] = ['admin', 'city_dealer', 'franchise', 'other_dealer', 'anonymous', 'forged'];
