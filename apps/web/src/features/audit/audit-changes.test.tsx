@@ -44,6 +44,23 @@ describe('AuditChanges', () => {
     expect(screen.getByRole('rowheader', { name: 'Per km' })).toBeInTheDocument();
   });
 
+  it("names a grievance's and an alert's values by the words of their screens", () => {
+    render(
+      <AuditChanges
+        type="grievances"
+        before={{ status: 'in_progress', priority: 'normal' }}
+        after={{ status: 'resolved', priority: 'urgent' }}
+      />,
+    );
+    expect(screen.getByText('In progress')).toBeInTheDocument();
+    expect(screen.getByText('Urgent')).toBeInTheDocument();
+    render(
+      <AuditChanges type="sos" before={{ status: 'open' }} after={{ status: 'escalated', to: 'police' }} />,
+    );
+    expect(screen.getByText('Escalated')).toBeInTheDocument();
+    expect(screen.queryByText('police')).not.toBeInTheDocument();
+  });
+
   it('says so when a change recorded no values', () => {
     render(<AuditChanges before={null} after={{ status: 'same' }} />);
     expect(screen.getByRole('rowheader', { name: 'Status' })).toBeInTheDocument();

@@ -1,5 +1,31 @@
 import { CAR_TYPES, STATES, type CarType, type State } from '@bmet/shared/constants';
+import {
+  complainantKindLabel,
+  grievanceCategoryLabel,
+  grievancePriorityLabel,
+  grievanceStatusLabel,
+} from '@bmet/shared/grievance-labels';
+import {
+  COMPLAINANT_KINDS,
+  GRIEVANCE_CATEGORIES,
+  GRIEVANCE_PRIORITIES,
+  GRIEVANCE_STATUSES,
+} from '@bmet/shared/grievance-rules';
 import { carTypeLabel, stateLabel } from '@bmet/shared/labels';
+import {
+  sosEscalationLabel,
+  sosOutcomeLabel,
+  sosPersonLabel,
+  sosSourceLabel,
+  sosStatusLabel,
+} from '@bmet/shared/sos-labels';
+import {
+  SOS_ESCALATIONS,
+  SOS_OUTCOMES,
+  SOS_PERSONS,
+  SOS_SOURCES,
+  SOS_STATUSES,
+} from '@bmet/shared/sos-rules';
 import { m } from '@bmet/shared/paraglide/messages';
 import { formatDateTime } from '../../lib/format';
 import { LANGUAGE_NAMES, currentLanguage } from '../../lib/language';
@@ -81,11 +107,37 @@ export function auditFieldLabel(field: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/** Named values of one kind of record ('grievances' status 'resolved'), by the words of its screens. */
+function namedValues<T extends string>(values: readonly T[], label: (value: T) => string) {
+  return (value: unknown) => (values.includes(value as T) ? label(value as T) : undefined);
+}
+
+const RECORD_VALUES: Record<string, Record<string, (value: unknown) => string | undefined>> = {
+  grievances: {
+    status: namedValues(GRIEVANCE_STATUSES, grievanceStatusLabel),
+    category: namedValues(GRIEVANCE_CATEGORIES, grievanceCategoryLabel),
+    priority: namedValues(GRIEVANCE_PRIORITIES, grievancePriorityLabel),
+    complainantKind: namedValues(COMPLAINANT_KINDS, complainantKindLabel),
+  },
+  sos: {
+    status: namedValues(SOS_STATUSES, sosStatusLabel),
+    source: namedValues(SOS_SOURCES, sosSourceLabel),
+    person: namedValues(SOS_PERSONS, sosPersonLabel),
+    to: namedValues(SOS_ESCALATIONS, sosEscalationLabel),
+    outcome: namedValues(SOS_OUTCOMES, sosOutcomeLabel),
+  },
+};
+
 const INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** A recorded value as staff read it: moments in IST, yes and no, states, car types and languages by name, nothing as "(empty)". */
-export function formatAuditValue(value: unknown, field = ''): string {
+/**
+ * A recorded value as staff read it: moments in IST, yes and no, states, car types, languages and
+ * a record's own named values (a grievance's status) by name, nothing as "(empty)".
+ */
+export function formatAuditValue(value: unknown, field = '', type = ''): string {
   if (value === null || value === undefined || value === '') return m.auditEmptyValue();
+  const named = RECORD_VALUES[type]?.[field]?.(value);
+  if (named !== undefined) return named;
   if (field === 'state' && STATES.includes(value as State)) return stateLabel(value as State);
   if (field === 'carType' && CAR_TYPES.includes(value as CarType)) return carTypeLabel(value as CarType);
   if (field === 'language' && typeof value === 'string' && Object.hasOwn(LANGUAGE_NAMES, value))
@@ -107,7 +159,7 @@ export function changedFields(before: Values, after: Values): string[] {
 }
 
 /** A change as a small table: each field with its value before and after. */
-export function AuditChanges({ before, after }: { before: Values; after: Values }) {
+export function AuditChanges({ before, after, type }: { before: Values; after: Values; type?: string }) {
   const fields = changedFields(before, after);
   if (fields.length === 0) return <span className={classes.muted}>{m.auditNoValues()}</span>;
   return (
@@ -125,10 +177,10 @@ export function AuditChanges({ before, after }: { before: Values; after: Values 
             <th scope="row">{auditFieldLabel(field)}</th>
             {/* On a phone the rows are stacked: each value says which side it is. */}
             <td data-label={m.auditBefore()}>
-              <del className={classes.before}>{formatAuditValue(before?.[field], field)}</del>
+              <del className={classes.before}>{formatAuditValue(before?.[field], field, type)}</del>
             </td>
             <td data-label={m.auditAfter()}>
-              <ins className={classes.after}>{formatAuditValue(after?.[field], field)}</ins>
+              <ins className={classes.after}>{formatAuditValue(after?.[field], field, type)}</ins>
             </td>
           </tr>
         ))}

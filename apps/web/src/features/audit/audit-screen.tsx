@@ -273,7 +273,7 @@ export function AuditScreen() {
                   />
                 </Cell>
                 <Cell label={m.auditColumnChanges()}>
-                  <AuditChanges before={entry.before} after={entry.after} />
+                  <AuditChanges before={entry.before} after={entry.after} type={entry.recordType} />
                 </Cell>
               </tr>
             );
