@@ -7,6 +7,18 @@ const baseURL = `http://localhost:${port}`;
 // Debian's chromium, not a downloaded one: `playwright install` needs the internet.
 const chromium = { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS };
 
+const desktop = { viewport: { width: 1366, height: 768 } };
+const phone = {
+  viewport: { width: 390, height: 844 },
+  deviceScaleFactor: 3,
+  isMobile: true,
+  hasTouch: true,
+  userAgent: devices['Pixel 7'].userAgent,
+};
+
+/** The SOS control room's tests (see the control-room projects). */
+const CONTROL_ROOM = /sos\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: true,
@@ -28,18 +40,24 @@ export default defineConfig({
       name: 'desktop',
       // The phone flows need the burger, which a laptop-wide screen does not show.
       grepInvert: /@phone/,
-      use: { viewport: { width: 1366, height: 768 } },
+      testIgnore: CONTROL_ROOM,
+      use: desktop,
+    },
+    { name: 'phone', grep: /@phone/, testIgnore: CONTROL_ROOM, use: phone },
+    // An open SOS alert shows its banner on every page in scope: its tests come after all others.
+    {
+      name: 'control-room',
+      grepInvert: /@phone/,
+      testMatch: CONTROL_ROOM,
+      dependencies: ['desktop', 'phone'],
+      use: desktop,
     },
     {
-      name: 'phone',
+      name: 'control-room-phone',
       grep: /@phone/,
-      use: {
-        viewport: { width: 390, height: 844 },
-        deviceScaleFactor: 3,
-        isMobile: true,
-        hasTouch: true,
-        userAgent: devices['Pixel 7'].userAgent,
-      },
+      testMatch: CONTROL_ROOM,
+      dependencies: ['desktop', 'phone'],
+      use: phone,
     },
   ],
   webServer: {

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
 import type { APIRequestContext } from '@playwright/test';
 
 export type Role = 'admin' | 'city_dealer' | 'franchise';
@@ -86,12 +86,48 @@ export const test = base.extend<Fixtures>({
     await use(data);
   },
   page: async ({ page, session }, use) => {
+    followRequests(page);
     if (session) await seedSession(page, session);
     await use(page);
   },
 });
 
 export { expect };
+
+/** A stream the console keeps open while a screen is shown (the SOS alerts, live positions). */
+const isStream = (url: string) => new URL(url).pathname.endsWith('/stream');
+
+/** The requests of each page still waiting for their answer, streams left out. */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+function followRequests(page: Page) {
+  const open = new Set<Request>();
+  inFlight.set(page, open);
+  page.on('request', (request) => {
+    if (!isStream(request.url())) open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+}
+
+/**
+ * Waits until the page has had no request in flight for half a second, as Playwright's
+ * 'networkidle' does, but leaving out the streams a signed-in page always keeps open (the SOS
+ * banner's), which would keep the network busy forever.
+ */
+export async function networkQuiet(page: Page, timeout = 30_000) {
+  const open = inFlight.get(page);
+  if (!open) return page.waitForLoadState('networkidle', { timeout });
+  await page.waitForLoadState('load', { timeout });
+  const until = Date.now() + timeout;
+  let quietSince = Date.now();
+  while (Date.now() - quietSince < 500) {
+    if (Date.now() > until)
+      throw new Error(`requests still open: ${[...open].map((r) => r.url()).join(', ')}`);
+    await page.waitForTimeout(100);
+    if (open.size > 0) quietSince = Date.now();
+  }
+}
 
 /** The Authorization header of a session, for calls a test makes to the API itself. */
 export const authHeader = (session: Session | null) => ({ authorization: `Bearer ${session!.idToken}` });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, expect, fetchDrivers, test, type Role } from './fixtures';
+import { ACCOUNTS, DEMO_PASSWORD, expect, fetchDrivers, networkQuiet, test, type Role } from './fixtures';
 import { screenLoaded, STAFF_ROUTES } from './routes';
 import { englishOnlyPatterns } from './texts';
 
@@ -125,7 +125,7 @@ test('the sign-in and reset screens show no English text in Hindi', async ({ pag
   for (const path of ['/admin', '/reset-password-admin', '/reset-password']) {
     await page.goto(path);
     await expect(page.getByRole('button').first()).toBeVisible();
-    await page.waitForLoadState('networkidle');
+    await networkQuiet(page);
     expect(await untranslated(page), path).toEqual([]);
   }
 });
@@ -153,7 +153,7 @@ for (const role of Object.keys(ACCOUNTS) as Role[]) {
       await page.goto('/trips');
       await page.locator('main tbody button').first().click();
       await expect(page.getByRole('region', { name: 'यात्रा का विवरण' })).toBeVisible();
-      await page.waitForLoadState('networkidle');
+      await networkQuiet(page);
       found.push(...(await untranslated(page)).map((text) => `trip ${text}`));
       expect(found).toEqual([]);
     });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { Role } from './fixtures';
+import { networkQuiet, type Role } from './fixtures';
 
 /**
  * The signed-in routes of the spec's route table, with the roles that may open each (spec
@@ -27,6 +27,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/vehicles', title: 'Vehicles', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/grievances', title: 'Grievances', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/grievances/settings', title: 'Grievance settings', roles: ['admin'] },
+  { path: '/sos', title: 'SOS control room', roles: ['admin', 'city_dealer', 'franchise'] },
 ];
 
 /** The navigation bar per role: the dashboard first, then the spec's order. */
@@ -47,6 +48,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'City Dealers', path: '/cityDealer' },
     { label: 'Compliance', path: '/compliance' },
     { label: 'Grievances', path: '/grievances' },
+    { label: 'SOS control room', path: '/sos' },
     { label: 'Audit trail', path: '/audit' },
     { label: 'Firebase link', path: '/firebase-link' },
   ],
@@ -60,6 +62,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Create Franchise', path: '/createfranchise' },
     { label: 'Compliance', path: '/compliance' },
     { label: 'Grievances', path: '/grievances' },
+    { label: 'SOS control room', path: '/sos' },
     { label: 'Audit trail', path: '/audit' },
   ],
   franchise: [
@@ -70,6 +73,7 @@ export const NAV_LINKS: Record<Role, { label: string; path: string }[]> = {
     { label: 'Trips', path: '/trips' },
     { label: 'Compliance', path: '/compliance' },
     { label: 'Grievances', path: '/grievances' },
+    { label: 'SOS control room', path: '/sos' },
   ],
 };
 
@@ -86,7 +90,7 @@ export function titleOf(path: string): string | RegExp {
  */
 export async function screenLoaded(page: Page, path: string) {
   if (path.toLowerCase() === '/fleet') await page.locator('[data-fleet-loaded] .fleet-map').waitFor();
-  else await page.waitForLoadState('networkidle');
+  else await networkQuiet(page);
 }
 
 /** The heading that carries a screen's title (whole text, not a part of a longer heading). */

@@ -18,6 +18,8 @@ const HelpDialog = lazy(() => import('./help-dialog').then((m) => ({ default: m.
 const AccountButton = lazy(() => import('./account-button').then((m) => ({ default: m.AccountButton })));
 const Navigation = lazy(() => import('./navigation').then((m) => ({ default: m.Navigation })));
 // The search (a button and its keys) comes after the first paint too, and never on the sign-in screen.
+// Loaded after sign-in with the rest of the header: it follows the SOS alerts of the caller's scope.
+const SosBanner = lazy(() => import('../features/sos/sos-banner').then((m) => ({ default: m.SosBanner })));
 const SearchButton = lazy(() =>
   import('../features/search/search-button').then((m) => ({ default: m.SearchButton })),
 );
@@ -125,6 +127,11 @@ export function Layout() {
         </Suspense>
       )}
       <main id="content" tabIndex={-1} className={classes.main} data-with-navbar={session ? true : undefined}>
+        {session && (
+          <Suspense fallback={null}>
+            <SosBanner />
+          </Suspense>
+        )}
         <Suspense fallback={<FullPageSpinner />}>
           <Outlet />
         </Suspense>

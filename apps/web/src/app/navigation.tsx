@@ -1,12 +1,15 @@
+import type { ReactNode } from 'react';
 import { UnstyledButton } from '@mantine/core';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
 import type { Role } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can, type Permission } from '@bmet/shared/permissions';
-import { ComplianceCount } from './compliance-count';
-import { GrievanceCount } from './grievance-count';
+import type { complianceSummaryResponseSchema } from '@bmet/shared/schemas/compliance';
+import type { grievanceSummaryResponseSchema } from '@bmet/shared/schemas/grievance';
+import type { sosListResponseSchema } from '@bmet/shared/schemas/sos';
 import classes from './layout.module.css';
+import { NavCount, type NavCountSource } from './nav-count';
 
 /** `label` is called when the bar is drawn, so that it follows the language. */
 export type NavItem = { label: () => string; to: string; permission: Permission };
@@ -31,14 +34,47 @@ export const NAV_ITEMS: NavItem[] = [
   { label: m.navCityDealers, to: '/cityDealer', permission: ['city-dealers', 'list'] },
   { label: m.navCompliance, to: '/compliance', permission: ['compliance', 'list'] },
   { label: m.grievanceNavLabel, to: '/grievances', permission: ['grievances', 'list'] },
+  { label: m.sosNavLabel, to: '/sos', permission: ['sos', 'list'] },
   { label: m.navAudit, to: '/audit', permission: ['audit', 'list'] },
   { label: m.navFirebaseLink, to: '/firebase-link', permission: ['firebase-link', 'view'] },
 ];
 
-/** The links with a count beside them, and the id of the count's description for screen readers. */
-const COUNTS: Partial<Record<string, string>> = {
-  '/compliance': 'nav-compliance-count',
-  '/grievances': 'nav-grievance-count',
+const complianceCount: NavCountSource<typeof complianceSummaryResponseSchema> = {
+  path: '/compliance/summary',
+  refreshMs: 60_000,
+  count: ({ data }) => data.expired + data.awaitingReview,
+  describe: ({ data }) => m.navComplianceCount({ count: data.expired + data.awaitingReview }),
+};
+
+const grievanceCount: NavCountSource<typeof grievanceSummaryResponseSchema> = {
+  path: '/grievances/summary',
+  refreshMs: 60_000,
+  count: ({ data }) => data.overdue + data.dueSoon,
+  describe: ({ data }) => m.grievanceNavCount({ overdue: data.overdue, dueSoon: data.dueSoon }),
+};
+
+/** Open means not yet resolved; an alert matters within seconds, so it is asked more often. */
+const sosCount: NavCountSource<typeof sosListResponseSchema> = {
+  path: '/sos?status=open&limit=1',
+  refreshMs: 15_000,
+  count: ({ total }) => total,
+  describe: ({ total }) => m.sosNavCount({ count: total }),
+};
+
+/** The links with a count beside them: the id of the count's description, and the count. */
+const COUNTS: Partial<Record<string, { id: string; show: (path: string) => ReactNode }>> = {
+  '/compliance': {
+    id: 'nav-compliance-count',
+    show: (path) => <NavCount id="nav-compliance-count" path={path} source={complianceCount} />,
+  },
+  '/grievances': {
+    id: 'nav-grievance-count',
+    show: (path) => <NavCount id="nav-grievance-count" path={path} source={grievanceCount} />,
+  },
+  '/sos': {
+    id: 'nav-sos-count',
+    show: (path) => <NavCount id="nav-sos-count" path={path} source={sosCount} />,
+  },
 };
 
 /**
@@ -71,15 +107,10 @@ export function Navigation({
             data-active={current === item.to.toLowerCase() || undefined}
             aria-current={current === item.to.toLowerCase() ? 'page' : undefined}
             onClick={onNavigate}
-            aria-describedby={COUNTS[item.to]}
+            aria-describedby={COUNTS[item.to]?.id}
           >
             {item.label()}
-            {item.to === '/compliance' && (
-              <ComplianceCount id="nav-compliance-count" path={location.pathname} />
-            )}
-            {item.to === '/grievances' && (
-              <GrievanceCount id="nav-grievance-count" path={location.pathname} />
-            )}
+            {COUNTS[item.to]?.show(location.pathname)}
           </UnstyledButton>
         ))}
       </div>

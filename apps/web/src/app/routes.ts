@@ -124,6 +124,11 @@ export const STAFF_ROUTES: StaffRoute[] = [
     Component: screen(() => import('../features/grievances/grievances-screen'), 'GrievancesScreen'),
   },
   {
+    path: '/sos',
+    permission: ['sos', 'list'],
+    Component: screen(() => import('../features/sos/sos-screen'), 'SosScreen'),
+  },
+  {
     path: '/audit',
     permission: ['audit', 'list'],
     Component: screen(() => import('../features/audit/audit-screen'), 'AuditScreen'),

@@ -220,9 +220,11 @@ function History({ now }: { now: number }) {
         <NativeSelect
           label={m.sosFilterOutcome()}
           value={filters.outcome ?? ''}
-          onChange={(event) =>
-            setFilters((f) => ({ ...f, outcome: (event.currentTarget.value || undefined) as SosOutcome }))
-          }
+          onChange={(event) => {
+            // Read now: React clears currentTarget before the updater runs.
+            const outcome = (event.currentTarget.value || undefined) as SosOutcome | undefined;
+            setFilters((f) => ({ ...f, outcome }));
+          }}
           data={[
             { value: '', label: m.sosFilterAnyOutcome() },
             ...SOS_OUTCOMES.map((value) => ({ value, label: sosOutcomeLabel(value) })),
