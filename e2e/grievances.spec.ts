@@ -268,6 +268,43 @@ test.describe('grievances as a city dealer', () => {
     await page.goto('/grievances/settings');
     await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
   });
+
+  test('reads the monthly report of its state and the drivers needing action', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const asked = await request.get('/api/grievances/report', { headers: authHeader(session) });
+    expect(asked.status(), await asked.text()).toBe(200);
+    const report = ((await asked.json()) as { data: { month: string; total: { received: number } } }).data;
+    const needing = await request.get('/api/grievances/drivers-needing-action', {
+      headers: authHeader(session),
+    });
+    const { drivers } = ((await needing.json()) as { data: { drivers: { driverName: string }[] } }).data;
+
+    await page.goto('/grievances');
+    await page.getByRole('link', { name: 'Monthly report' }).click();
+    await expect(page.getByRole('heading', { name: 'Grievance report', level: 2 })).toBeVisible(NETWORK);
+    const month = page.getByLabel('Month');
+    await expect(month).toHaveValue(report.month);
+    if (report.total.received > 0) {
+      const all = page.getByRole('row', { name: /^All grievances/ });
+      await expect(all.getByRole('cell').first()).toHaveText(String(report.total.received));
+      await expect(page.getByRole('table', { name: 'By category' })).toBeVisible();
+      await expect(page.getByRole('table', { name: 'By franchise' })).toBeVisible();
+    } else {
+      await expect(page.getByText(/^No grievances were received in /)).toBeVisible();
+    }
+    const section = page.getByRole('region', { name: 'Drivers needing action' });
+    if (drivers.length > 0)
+      await expect(section.getByRole('link', { name: drivers[0]!.driverName })).toBeVisible();
+    else await expect(section.getByText(/^No driver needs action for /)).toBeVisible();
+
+    // A month with nothing in it says so, by its name.
+    await month.selectOption({ index: 11 });
+    const name = (await month.locator('option:checked').textContent())!;
+    await expect(page.getByText(`No grievances were received in ${name}.`)).toBeVisible(NETWORK);
+  });
 });
 
 for (const scheme of ['light', 'dark'] as const) {

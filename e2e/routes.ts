@@ -27,6 +27,7 @@ export const STAFF_ROUTES: { path: string; title: string | RegExp; roles: Role[]
   { path: '/vehicles', title: 'Vehicles', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/grievances', title: 'Grievances', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/grievances/settings', title: 'Grievance settings', roles: ['admin'] },
+  { path: '/grievances/report', title: 'Grievance report', roles: ['admin', 'city_dealer', 'franchise'] },
   { path: '/sos', title: 'SOS control room', roles: ['admin', 'city_dealer', 'franchise'] },
 ];
 

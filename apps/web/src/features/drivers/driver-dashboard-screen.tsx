@@ -39,6 +39,9 @@ import { LIVE_WITHIN_MS } from '../../lib/freshness';
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
 const VehicleSection = lazy(() => import('./vehicle-section').then((m) => ({ default: m.VehicleSection })));
+const DriverActionNotice = lazy(() =>
+  import('./driver-action-notice').then((m) => ({ default: m.DriverActionNotice })),
+);
 const DriverMap = lazy(() => import('./driver-map').then((m) => ({ default: m.DriverMap })));
 const AssignDriverDialog = lazy(() =>
   import('./assign-driver-dialog').then((m) => ({ default: m.AssignDriverDialog })),
@@ -174,6 +177,7 @@ function FollowBadge({ mode, positionAt }: { mode: string; positionAt: string | 
 
 /** The driver dashboard behind 'More': information and map, documents, bookings, ratings. */
 export function DriverDashboardScreen() {
+  const { session } = useSession();
   const { driverId = '' } = useParams();
   const driver = useDriver(driverId);
   // The dashboard is drawn from a deferred value: when the driver arrives, React renders the whole
@@ -211,6 +215,17 @@ export function DriverDashboardScreen() {
               {m.driversPrint()}
             </Button>
             <HistoryLink recordType="drivers" recordId={d.id} name={d.name} />
+            {can(session, ['grievances', 'create']) && (
+              <Button
+                component={Link}
+                variant="default"
+                size="xs"
+                to={`/grievances?driverId=${d.id}`}
+                data-print="hide"
+              >
+                {m.grievanceLogButton()}
+              </Button>
+            )}
             {d.rating.average !== null && (
               <Badge size="lg" variant="light" color="yellow">
                 ★ {d.rating.average.toFixed(1)} ({d.rating.count})
@@ -224,6 +239,9 @@ export function DriverDashboardScreen() {
             {m.complianceReasons({ reasons: complianceReasons(d.compliance) })}
           </Alert>
         )}
+        <Suspense fallback={null}>
+          <DriverActionNotice driverId={d.id} />
+        </Suspense>
         <Section title={m.driversSectionInformation()}>
           <DriverInformation driver={d} />
         </Section>

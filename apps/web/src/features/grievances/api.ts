@@ -13,6 +13,8 @@ import type {
   grievanceEventResponseSchema,
   grievanceListResponseSchema,
   grievanceOfficerResponseSchema,
+  grievanceReportResponseSchema,
+  driversNeedingActionResponseSchema,
   grievanceResponseSchema,
   holidayListResponseSchema,
   holidayResponseSchema,
@@ -126,6 +128,30 @@ export function useDeleteHoliday() {
   return useInvalidatingMutation(['grievances', 'holidays'], (id: string) =>
     apiRequest('DELETE', `/holidays/${id}`),
   );
+}
+
+/** A month's figures: received, resolved in and after time, overdue, median hours; by category and franchise. */
+export function useGrievanceReport(month: string) {
+  return useQuery({
+    queryKey: ['grievances', 'report', month],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof grievanceReportResponseSchema>('GET', `/grievances/report?${search({ month })}`, {
+        signal,
+      }).then((r) => r.data),
+  });
+}
+
+/** The drivers of the caller's scope past the guidelines' thresholds in a month. */
+export function useDriversNeedingAction(month: string) {
+  return useQuery({
+    queryKey: ['grievances', 'drivers-needing-action', month],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof driversNeedingActionResponseSchema>(
+        'GET',
+        `/grievances/drivers-needing-action?${search({ month })}`,
+        { signal },
+      ).then((r) => r.data),
+  });
 }
 
 export function useGrievanceOfficer() {

@@ -153,6 +153,9 @@ export function GrievanceDesk() {
       title={m.grievancesTitle()}
       actions={
         <Group gap="sm">
+          <Button component={Link} to="/grievances/report" variant="subtle">
+            {m.grievanceReportLink()}
+          </Button>
           {can(session, ['holidays', 'create']) && (
             <Button component={Link} to="/grievances/settings" variant="subtle">
               {m.grievanceSettingsLink()}

@@ -10,11 +10,17 @@ const GrievanceSettings = lazy(() =>
   import('./grievance-settings').then((m) => ({ default: m.GrievanceSettings })),
 );
 
-/** The address of the admins' settings, under the desk's own. */
+const GrievanceReport = lazy(() =>
+  import('./grievance-report').then((m) => ({ default: m.GrievanceReport })),
+);
+
+/** The addresses of the admins' settings and of the monthly report, under the desk's own. */
 const SETTINGS = 'settings';
+const REPORT = 'report';
 
 /**
- * `/grievances/:grievanceId?`, one route for the desk, a grievance and (admins) the settings: the
+ * `/grievances/:grievanceId?`, one route for the desk, a grievance, the monthly report and (admins)
+ * the settings: the
  * sign-in screen's first load carries every route's entry, so the feature adds only one. The desk
  * loads with it; a grievance and the settings load when opened.
  */
@@ -33,6 +39,8 @@ export function GrievancesScreen() {
         <RequireAccess permission={['holidays', 'create']}>
           <GrievanceSettings />
         </RequireAccess>
+      ) : grievanceId === REPORT ? (
+        <GrievanceReport />
       ) : (
         // Keyed: another grievance opened from this one starts afresh.
         <GrievancePage key={grievanceId} />

@@ -15,6 +15,7 @@ import {
   Title,
 } from '@mantine/core';
 import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
 import { HistoryLink } from '../../components/history-link';
 import { StarRating } from '../../components/star-rating';
@@ -123,6 +124,14 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
                       {/* The browser's print, which also saves a PDF: the trip alone (styles.css). */}
                       <Button size="xs" variant="default" onClick={() => window.print()}>
                         {m.tripsPrint()}
+                      </Button>
+                      <Button
+                        size="xs"
+                        variant="default"
+                        component={Link}
+                        to={`/grievances?tripId=${tripId}`}
+                      >
+                        {m.grievanceLogButton()}
                       </Button>
                       <Button size="xs" variant="default" onClick={onClose}>
                         {m.close()}
