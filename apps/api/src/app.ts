@@ -29,6 +29,7 @@ import { downloadTicketRoutes } from './modules/auth/download-ticket-routes';
 import { withoutTicket } from './lib/download-tickets';
 import { backupRoutes, type BackupRoutesOptions } from './modules/backup/routes';
 import { grievanceRoutes } from './modules/grievances/routes';
+import { notificationRoutes } from './modules/notifications/routes';
 import { carRateRoutes } from './modules/car-rates/routes';
 import { vehicleRoutes } from './modules/vehicles/routes';
 import { fareRuleRoutes } from './modules/fare-rules/routes';
@@ -347,6 +348,7 @@ export async function buildApp({
       await api.register(complianceRoutes, { db });
       await api.register(searchRoutes, { db });
       await api.register(grievanceRoutes, { db, objectStore, mail: config.mail });
+      await api.register(notificationRoutes, { db });
       if (backup) await api.register(backupRoutes, backup);
     },
     { prefix: '/api' },

@@ -14,6 +14,7 @@ import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
 import { scheduleGrievanceAlerts } from './modules/grievances/alerts';
 import { scheduleSosReraise } from './modules/sos/reraise';
+import { scheduleGrievanceNotices } from './modules/notifications/grievance-notices';
 import { writeBackup } from './infra/backup';
 import { loopbackUrl, newControlKey, writeControl } from './infra/backup-control';
 
@@ -188,6 +189,9 @@ async function main() {
     log: app.log,
   });
 
+  // Grievances due within a day or overdue reach the inboxes of the staff in scope, pushed live.
+  const grievanceNotices = scheduleGrievanceNotices({ db: database.db, bus: locationBus, log: app.log });
+
   let closing = false;
   let removeControl = () => {};
   const shutdown = async (signal: string) => {
@@ -210,6 +214,7 @@ async function main() {
       await reminders.stop();
       await grievanceAlerts.stop();
       await sosReraise.stop();
+      await grievanceNotices.stop();
       reminderMailer.close();
       await app.close();
       await locationBus.close();

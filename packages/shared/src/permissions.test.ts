@@ -81,6 +81,8 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['sos', 'view'], ALL, 'issue: the control room, in scope'],
   [['sos', 'create'], ALL, 'issue: staff log an alert from a call'],
   [['sos', 'update'], ALL, 'issue: acknowledged, escalated, resolved, by staff in scope'],
+  [['notifications', 'list'], ALL, 'issue: one inbox in the header for each staff member'],
+  [['notifications', 'update'], ALL, 'issue: read and unread, each their own'],
   [['city-dealers', 'update'], ADMIN, 'decisions: admins manage city dealers'],
   [['city-dealers', 'delete'], ADMIN, 'spec 7: DELETE /city_dealer/{id} from the admin list'],
   [['franchises', 'update'], ADMIN_DEALER, 'decisions: creators manage their franchises'],

@@ -48,6 +48,8 @@ export const PERMISSIONS = {
   holidays: { list: ALL, create: ADMIN, delete: ADMIN },
   /** SOS alerts: every role watches and answers those of its drivers; admins all. */
   sos: { list: ALL, view: ALL, create: ALL, update: ALL },
+  // Each account's own inbox.
+  notifications: { list: ALL, update: ALL },
 } as const satisfies Record<string, Record<string, readonly Role[]>>;
 
 export type Resource = keyof typeof PERMISSIONS;

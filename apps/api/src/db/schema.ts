@@ -1155,3 +1155,35 @@ export const sosEvents = pgTable(
   },
   (t) => [index('sos_events_alert_idx').on(t.alertId, t.id)],
 );
+
+/**
+ * Each staff member's inbox (decision 035): an SOS alert, a grievance due within a day or overdue,
+ * a driver's document expiring, for the accounts whose scope holds it. `dedupeKey` names the event
+ * (a grievance's deadline, a document's expiry and threshold), so that a job running again or on
+ * two instances records it once; a new deadline is a new event.
+ */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    accountId: uuid('account_id')
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    dedupeKey: text('dedupe_key').notNull(),
+    /** Where it leads: 'sos', 'grievances' or 'drivers', and the record's id. */
+    recordType: text('record_type').notNull(),
+    recordId: uuid('record_id').notNull(),
+    /** What the text needs (a number, a name, a date), in no language. */
+    detail: jsonb('detail').notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    readAt: timestamp('read_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('notifications_dedupe_idx').on(t.accountId, t.dedupeKey),
+    index('notifications_inbox_idx').on(t.accountId, t.createdAt, t.id),
+    index('notifications_unread_idx')
+      .on(t.accountId)
+      .where(sql`${t.readAt} is null`),
+  ],
+);

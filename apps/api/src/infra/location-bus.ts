@@ -3,9 +3,11 @@ import type { LocationEvent } from '@bmet/shared/schemas/driver';
 
 /**
  * A change to an SOS alert, by id: each instance reads the alert once and tells its own connected
- * staff whose scope holds it. `reraised`: nobody acknowledged it in time.
+ * staff whose scope holds it. `reraised`: nobody acknowledged it in time. `inbox`: these accounts'
+ * inboxes have something new (their tabs ask for it again).
  */
-export type AlertNotice = { alertId: string; kind: 'raised' | 'changed' | 'reraised' };
+export type AlertNotice =
+  { alertId: string; kind: 'raised' | 'changed' | 'reraised' } | { kind: 'inbox'; accountIds: string[] };
 
 /**
  * Carries driver positions from the instance that received them to every dashboard, and SOS

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type { LocationBus } from './location-bus';
 
 /** An SOS alert's change as instances tell each other of it (anything else on the channel is dropped). */
-const alertNoticeSchema = z.strictObject({
-  alertId: z.uuid(),
-  kind: z.enum(['raised', 'changed', 'reraised']),
-});
+const alertNoticeSchema = z.union([
+  z.strictObject({ alertId: z.uuid(), kind: z.enum(['raised', 'changed', 'reraised']) }),
+  z.strictObject({ kind: z.literal('inbox'), accountIds: z.array(z.uuid()).max(100_000) }),
+]);
 
 /** The pub/sub channel every API instance publishes positions on and listens to. */
 export const LOCATION_CHANNEL = 'bmet:driver-locations';

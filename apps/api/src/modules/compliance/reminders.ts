@@ -11,6 +11,7 @@ import { documentExpiryReminders } from '../../db/schema';
 import { inLanguage } from '../../infra/language';
 import type { Mail, Mailer } from '../../infra/mailer';
 import { indianToday } from '../../lib/ist-days';
+import { notifyAccounts } from '../notifications/repository';
 
 /** The advisory lock of the reminders: with several instances, one of them decides what to send. */
 export const REMINDER_LOCK = 7_420_241_140;
@@ -155,6 +156,26 @@ async function claimReminders(db: Db, today: string, claimedAt: Date): Promise<C
       claim.documents.push(item.document);
       claims.set(item.recipient.id, claim);
     }
+    // The same reminders in the recipients' inboxes, kept there whether the mail goes or not.
+    await notifyAccounts(
+      tx,
+      [...claims.values()].flatMap((claim) =>
+        claim.documents.map((document) => ({
+          accountId: claim.recipient.id,
+          event: {
+            kind: 'document_expiring' as const,
+            dedupeKey: `document:${document.driverId}:${document.key}:${document.expiresOn}`,
+            recordType: 'drivers' as const,
+            recordId: document.driverId,
+            detail: {
+              driverName: document.driverName,
+              documentKey: document.key,
+              expiresOn: document.expiresOn,
+            },
+          },
+        })),
+      ),
+    );
     return [...claims.values()];
   });
 }

@@ -26,6 +26,7 @@ import { pageLimit } from '../../db/page-limit';
 import { rowsOf } from '../../db/rows';
 import { accounts, customers, drivers, sosAlerts, sosEvents, trips } from '../../db/schema';
 import { driverAppActor, recordAudit } from '../../infra/audit';
+import { notifyAboutDriver } from '../notifications/repository';
 import { istDayRange } from '../../lib/ist-days';
 import { cappedCountQuery, pageWithTotal, withTotal } from '../../lib/paging';
 import {
@@ -287,6 +288,14 @@ async function insertAlert(tx: DbExecutor, values: NewAlert, requestId: string):
       driverId: values.driverId,
       tripId: values.tripId,
     },
+  });
+  // Into the inbox of every account in scope, beside the banner: it stays there once acknowledged.
+  await notifyAboutDriver(tx, values.driverId, {
+    kind: 'sos',
+    dedupeKey: `sos:${id}`,
+    recordType: 'sos',
+    recordId: id,
+    detail: { number, person: values.person },
   });
   return id;
 }

@@ -75,7 +75,7 @@ export const sosRoutes: FastifyPluginAsyncZod<SosRoutesOptions> = async (
     buckets: [5, 10, 20, 30, 60, 120, 300, 900],
     registers: [app.metrics.registry],
   });
-  const announce = (request: FastifyRequest, notice: AlertNotice) =>
+  const announce = (request: FastifyRequest, notice: Extract<AlertNotice, { alertId: string }>) =>
     bus.publishAlert(notice).catch((error: unknown) => {
       // Stored all the same: the control room's list shows it, and its stream's next start.
       request.log.error({ err: error, alertId: notice.alertId }, 'could not announce an SOS alert');

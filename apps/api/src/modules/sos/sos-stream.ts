@@ -35,6 +35,11 @@ export function createSosHub(options: {
   let stop: (() => void) | null = null;
 
   const deliver = async (notice: AlertNotice) => {
+    if (notice.kind === 'inbox') {
+      const told = new Set(notice.accountIds);
+      for (const [write, viewer] of writers) if (told.has(viewer.id)) write(message('inbox', {}));
+      return;
+    }
     try {
       const placed = await options.readAlert(notice.alertId);
       if (!placed) return;
