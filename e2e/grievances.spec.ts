@@ -295,10 +295,14 @@ test.describe('grievances as a city dealer', () => {
     } else {
       await expect(page.getByText(/^No grievances were received in /)).toBeVisible();
     }
-    const section = page.getByRole('region', { name: 'Drivers needing action' });
+    await expect(page.getByRole('heading', { name: 'Drivers needing action' })).toBeVisible();
     if (drivers.length > 0)
-      await expect(section.getByRole('link', { name: drivers[0]!.driverName })).toBeVisible();
-    else await expect(section.getByText(/^No driver needs action for /)).toBeVisible();
+      await expect(
+        page
+          .getByRole('table', { name: 'Drivers needing action' })
+          .getByRole('link', { name: drivers[0]!.driverName }),
+      ).toBeVisible();
+    else await expect(page.getByText(/^No driver needs action for /)).toBeVisible();
 
     // A month with nothing in it says so, by its name.
     await month.selectOption({ index: 11 });

@@ -1,5 +1,5 @@
 import { Anchor, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { grievanceCategoryLabel } from '@bmet/shared/grievance-labels';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -11,6 +11,18 @@ import { Page } from '../../components/page';
 import { formatCount } from '../../lib/format';
 import { monthName, recentMonths } from '../../lib/months';
 import { useDriversNeedingAction, useGrievanceReport } from './api';
+
+/**
+ * A table wider than a phone, scrolled sideways within its own box: the box takes the keyboard's
+ * focus, so that it can be scrolled without a pointer too.
+ */
+function ScrollingTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div role="region" aria-label={label} tabIndex={0} style={{ overflowX: 'auto' }}>
+      {children}
+    </div>
+  );
+}
 
 const share = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 100));
 
@@ -41,8 +53,8 @@ function FiguresTable({
   rows: { key: string; name: string; figures: GrievanceFigures }[];
 }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped withTableBorder captionSide="top">
+    <ScrollingTable label={caption}>
+      <Table striped withTableBorder captionSide="top" miw={560}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
@@ -63,7 +75,7 @@ function FiguresTable({
           ))}
         </Table.Tbody>
       </Table>
-    </Table.ScrollContainer>
+    </ScrollingTable>
   );
 }
 
@@ -71,7 +83,7 @@ function DriversNeedingAction({ month }: { month: string }) {
   const query = useDriversNeedingAction(month);
   const drivers = query.data?.drivers ?? [];
   return (
-    <Stack gap="xs" component="section" aria-labelledby="drivers-action-heading">
+    <Stack gap="xs" component="section">
       <Title order={3} size="h4" id="drivers-action-heading">
         {m.driversActionHeading()}
       </Title>
@@ -83,8 +95,8 @@ function DriversNeedingAction({ month }: { month: string }) {
         <Text>{m.driversActionNone({ month: monthName(month) })}</Text>
       )}
       {drivers.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table striped withTableBorder aria-labelledby="drivers-action-heading">
+        <ScrollingTable label={m.driversActionHeading()}>
+          <Table striped withTableBorder aria-labelledby="drivers-action-heading" miw={560}>
             <Table.Thead>
               <Table.Tr>
                 <Table.Th scope="col">{m.driversActionDriver()}</Table.Th>
@@ -125,7 +137,7 @@ function DriversNeedingAction({ month }: { month: string }) {
               ))}
             </Table.Tbody>
           </Table>
-        </Table.ScrollContainer>
+        </ScrollingTable>
       )}
     </Stack>
   );
