@@ -17,7 +17,8 @@ import {
  * banner on every in-scope page, and would stand in the way of the other screens' tests.
  */
 
-test.describe.configure({ timeout: 90_000 });
+// One after another: each counts and reads the alerts in scope, which another test's would change.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
 const PUSHED = { timeout: 10_000 };
 
 type Raised = { id: string; number: string };
@@ -129,6 +130,54 @@ test.describe('an alert from a driver’s phone', () => {
     await expect(opened).toContainText('Acknowledged');
     await expect(opened).toContainText(/Acknowledged in \d+ s/);
     await elsewhere.close();
+  });
+});
+
+test.describe('the inbox', () => {
+  test.use({ role: 'franchise' });
+
+  test('counts an SOS alert unread, leads to the control room, and marks it read', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    await page.goto('/drivers');
+    const bell = page.getByRole('banner').getByRole('button', { name: /^Notifications/ });
+    await expect(bell).toBeVisible();
+    const unreadBefore = Number((/(\d+) unread/.exec((await bell.getAttribute('aria-label'))!) ?? [0, 0])[1]);
+
+    const raised = await pressPanicButton(request, session!, driver!.id);
+    await expect(bell).toHaveAccessibleName(`Notifications, ${unreadBefore + 1} unread`, PUSHED);
+    await bell.click();
+    const inbox = page.getByRole('dialog', { name: 'Notifications' });
+    const item = inbox.getByRole('button', {
+      name: new RegExp(`^SOS ${raised.number}: Driver in danger \\(unread\\)`),
+    });
+    await expect(item).toBeVisible();
+    await item.click();
+    await expect(page).toHaveURL(/\/sos$/);
+    await expect(page.getByRole('heading', { name: 'SOS control room', level: 2 })).toBeVisible();
+    await expect(bell).toHaveAccessibleName(
+      unreadBefore === 0 ? 'Notifications' : `Notifications, ${unreadBefore} unread`,
+    );
+
+    // Opened, it reads as read.
+    await bell.click();
+    await expect(
+      inbox.getByRole('button', {
+        name: new RegExp(`^SOS ${raised.number}: Driver in danger(?! \\(unread\\))`),
+      }),
+    ).toBeVisible();
+    await page.keyboard.press('Escape');
+
+    // Two more, then all read at once.
+    await pressPanicButton(request, session!, driver!.id);
+    await pressPanicButton(request, session!, driver!.id);
+    await expect(bell).toHaveAccessibleName(`Notifications, ${unreadBefore + 2} unread`, PUSHED);
+    await bell.click();
+    await inbox.getByRole('button', { name: 'Mark all read' }).click();
+    await expect(bell).toHaveAccessibleName('Notifications');
   });
 });
 

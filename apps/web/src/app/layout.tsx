@@ -20,6 +20,9 @@ const Navigation = lazy(() => import('./navigation').then((m) => ({ default: m.N
 // The search (a button and its keys) comes after the first paint too, and never on the sign-in screen.
 // Loaded after sign-in with the rest of the header: it follows the SOS alerts of the caller's scope.
 const SosBanner = lazy(() => import('../features/sos/sos-banner').then((m) => ({ default: m.SosBanner })));
+const InboxButton = lazy(() =>
+  import('../features/inbox/inbox-button').then((m) => ({ default: m.InboxButton })),
+);
 const SearchButton = lazy(() =>
   import('../features/search/search-button').then((m) => ({ default: m.SearchButton })),
 );
@@ -101,6 +104,7 @@ export function Layout() {
           {session && (
             <Suspense fallback={null}>
               <SearchButton />
+              <InboxButton />
             </Suspense>
           )}
           <LanguageSwitch onChange={session ? rememberAccountLanguage : undefined} />

@@ -6,7 +6,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { sosPersonLabel } from '@bmet/shared/sos-labels';
 import { PhoneLinks } from '../../components/phone-links';
-import { followEventStream } from '../../lib/event-stream';
+import { listenToTabStream } from '../../lib/tab-stream';
 import { beep, readMuted, rememberMuted, unlockAudioOnGesture } from './alarm';
 import { takeSosStep } from './api';
 import {
@@ -29,27 +29,28 @@ function reduce(state: BannerState, action: Action): BannerState {
   return action.type === 'acknowledged' ? withoutAlert(state, action.id) : bannerReducer(state, action);
 }
 
-/** Follows `/sos/stream`: the open alerts on connecting, then each one raised or changed. */
+/** Follows the tab's stream: the open alerts on connecting, then each one raised or changed. */
 function useSosFeed(): BannerState {
   const [state, dispatch] = useReducer(reduce, EMPTY_BANNER);
-  useEffect(() => {
-    const controller = new AbortController();
-    followEventStream('/sos/stream', controller.signal, (event) => {
-      try {
-        if (event.event === 'open') dispatch({ type: 'open', alerts: JSON.parse(event.data) as SosAlert[] });
-        else if (event.event === 'sos') {
-          const { kind, alert } = JSON.parse(event.data) as {
-            kind: 'raised' | 'changed' | 'reraised';
-            alert: SosAlert;
-          };
-          dispatch({ type: 'sos', kind, alert });
+  useEffect(
+    () =>
+      listenToTabStream((event) => {
+        try {
+          if (event.event === 'open')
+            dispatch({ type: 'open', alerts: JSON.parse(event.data) as SosAlert[] });
+          else if (event.event === 'sos') {
+            const { kind, alert } = JSON.parse(event.data) as {
+              kind: 'raised' | 'changed' | 'reraised';
+              alert: SosAlert;
+            };
+            dispatch({ type: 'sos', kind, alert });
+          }
+        } catch {
+          // A malformed event is skipped; the next opening list sets things right.
         }
-      } catch {
-        // A malformed event is skipped; the next opening list sets things right.
-      }
-    });
-    return () => controller.abort();
-  }, []);
+      }),
+    [],
+  );
   return state;
 }
 

@@ -30,7 +30,7 @@ import { ListSummary } from '../../components/list-summary';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { PhoneLinks } from '../../components/phone-links';
-import { followEventStream } from '../../lib/event-stream';
+import { listenToTabStream } from '../../lib/tab-stream';
 import { formatDateTime } from '../../lib/format';
 import { pagedRows } from '../../lib/paged-rows';
 import { SOS_KEY, useOpenAlerts, useSosHistory, type SosHistoryFilters } from './api';
@@ -54,13 +54,13 @@ const STATUS_COLOR: Record<SosStatus, string> = {
 /** Every change pushed by the stream loads the lists again, so that the room is always current. */
 function useLiveRefresh() {
   const client = useQueryClient();
-  useEffect(() => {
-    const controller = new AbortController();
-    followEventStream('/sos/stream', controller.signal, (event) => {
-      if (event.event === 'sos') void client.invalidateQueries({ queryKey: SOS_KEY });
-    });
-    return () => controller.abort();
-  }, [client]);
+  useEffect(
+    () =>
+      listenToTabStream((event) => {
+        if (event.event === 'sos') void client.invalidateQueries({ queryKey: SOS_KEY });
+      }),
+    [client],
+  );
 }
 
 function useNow(): number {
