@@ -35,6 +35,7 @@ import {
 import { headersOf, JWT_SECRET } from './bench-data';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
+import { readServerSentEvents } from './server-sent-events';
 
 const DRIVERS = Number(process.env.BENCH_FL_DRIVERS ?? 10_000);
 const POSITIONS = Number(process.env.BENCH_FL_POSITIONS ?? 2_000);
@@ -148,24 +149,13 @@ async function live() {
       headers: console_.headers,
       signal: fleet.signal,
     });
-    const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      buffer += value;
-      let end: number;
-      while ((end = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!block.includes('event: positions')) continue;
-        const data = block.split('\n').find((line) => line.startsWith('data: '));
-        for (const car of JSON.parse(data!.slice(6)) as { lat: number; long: number }[]) {
-          const key = `${car.lat},${car.long}`;
-          if (!positionSeen.has(key)) positionSeen.set(key, performance.now());
-        }
+    await readServerSentEvents(response, (event, data) => {
+      if (event !== 'positions') return;
+      for (const car of JSON.parse(data) as { lat: number; long: number }[]) {
+        const key = `${car.lat},${car.long}`;
+        if (!positionSeen.has(key)) positionSeen.set(key, performance.now());
       }
-    }
+    });
   })().catch(() => undefined);
   await sleep(1000);
 

@@ -3,13 +3,16 @@
  * drivers' phones report through the driver-app endpoint (10,000 drivers every 5 seconds: 2,000
  * reports a second) while dashboards hold live streams open (2,000, on as many drivers). It
  * prints how fast reports are answered, how long a position takes from the phone to a dashboard,
- * and how many acknowledged positions never reached the dashboard watching that driver.
+ * and how many acknowledged positions never reached the dashboard watching that driver. Each
+ * dashboard's tab also holds the SOS banner's stream, and phones press the panic button during the
+ * measured seconds (live-sos.ts): from the press to every tab, and the deliveries lost.
  *
  *   npm run bench:live                          the embedded database (PGlite in BENCH_DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:live
  *   REDIS_URL=redis://127.0.0.1:6379            positions through Redis, as with several instances
  *   BENCH_LIVE_DRIVERS=10000 BENCH_LIVE_DASHBOARDS=2000 BENCH_LIVE_INTERVAL=5 BENCH_LIVE_SECONDS=30
  *   BENCH_LIVE_WARMUP=5                         seconds of reports before the measured ones
+ *   BENCH_LIVE_SOS=1                            panic buttons pressed a second while measuring
  *
  * The figures are of the reports sent in the measured seconds, after a warm-up of one interval in
  * which every phone reports once: a fleet's phones do not all start at the same instant against a
@@ -22,15 +25,10 @@
 import { Agent } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { generateDeviceToken } from '../src/modules/driver-locations/device-tokens';
-import {
-  headersOf,
-  insertDeviceTokens,
-  openBenchDatabase,
-  prepare,
-  rowsOf,
-  sendPosition,
-} from './bench-data';
+import { insertDeviceTokens, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
 import { startServer } from './bench-server';
+import { readServerSentEvents } from './server-sent-events';
+import { controlRoomSessions, createSosTally, openSosStream } from './live-sos';
 import { writeResults } from './results';
 
 const DRIVERS = Number(process.env.BENCH_LIVE_DRIVERS ?? 10_000);
@@ -38,7 +36,7 @@ const DASHBOARDS = Number(process.env.BENCH_LIVE_DASHBOARDS ?? 2_000);
 const INTERVAL_S = Number(process.env.BENCH_LIVE_INTERVAL ?? 5);
 const SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 const WARMUP_S = Number(process.env.BENCH_LIVE_WARMUP ?? INTERVAL_S);
-const STREAMS_PER_SESSION = 10;
+const SOS_PER_SECOND = Number(process.env.BENCH_LIVE_SOS ?? 1);
 const LABEL = 'Benchmark phone';
 // Reports are sent every 10 ms, 20 at a time at 2,000 a second: phones report independently, and
 // sending a second's reports in 20 bursts of 100 (every 50 ms) made each report wait behind up to
@@ -52,7 +50,7 @@ const percentile = (sorted: number[], p: number) =>
 async function setUp(url: string | undefined) {
   const database = await openBenchDatabase(url);
   const { db } = database;
-  const people = await prepare(db, database.kind);
+  await prepare(db, database.kind);
   // Tokens of an earlier run are revoked so that they do not pile up.
   await db.execute(
     sql`update driver_device_tokens set revoked_at = now() where label = ${LABEL} and revoked_at is null`,
@@ -62,10 +60,8 @@ async function setUp(url: string | undefined) {
   ).map((row) => String(row.id));
   const phones = ids.map((driverId) => ({ driverId, token: generateDeviceToken() }));
   await insertDeviceTokens(db, phones, LABEL);
-  const sessions: string[] = [];
-  for (let i = 0; i < Math.ceil(DASHBOARDS / STREAMS_PER_SESSION); i++) {
-    sessions.push((await headersOf(db, people.admin, 2)).authorization);
-  }
+  // A session for each dashboard's tab, ten tabs to a staff member (the streams' caps per account).
+  const sessions = await controlRoomSessions(db, Math.min(DASHBOARDS, phones.length));
   await database.close();
   return { phones, sessions, kind: database.kind };
 }
@@ -85,27 +81,9 @@ async function openStream(
     signal: controller.signal,
   });
   if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          if (!block.startsWith('event: location')) continue;
-          const data = block.split('\n').find((line) => line.startsWith('data: '));
-          if (data) onLocation(driverId, (JSON.parse(data.slice(6)) as { at: string }).at);
-        }
-      }
-    } catch {
-      // Aborted at the end of the run.
-    }
-  })();
+  void readServerSentEvents(response, (event, data) => {
+    if (event === 'location') onLocation(driverId, (JSON.parse(data) as { at: string }).at);
+  });
   return { driverId, close: () => controller.abort() };
 }
 
@@ -169,19 +147,44 @@ async function main() {
         ...(await Promise.all(
           batch.map((phone, k) => {
             watched.add(phone.driverId);
-            return openStream(
-              server.baseUrl,
-              phone.driverId,
-              sessions[Math.floor((i + k) / STREAMS_PER_SESSION)]!,
-              onLocation,
-            );
+            return openStream(server.baseUrl, phone.driverId, sessions[i + k]!, onLocation);
           }),
         )),
       );
     }
+    // The SOS banner of each tab, on the same session.
+    const sos = createSosTally(streams.length);
+    const sosStreams: (() => void)[] = [];
+    for (let i = 0; i < streams.length; i += 100) {
+      sosStreams.push(
+        ...(await Promise.all(
+          sessions
+            .slice(i, Math.min(i + 100, streams.length))
+            .map((authorization, k) =>
+              openSosStream(server.baseUrl, authorization, (driverId) => sos.delivered(i + k, driverId)),
+            ),
+        )),
+      );
+    }
     console.log(
-      `${streams.length} dashboards open; ${phones.length} phones report every ${INTERVAL_S} s for ${SECONDS} s.`,
+      `${streams.length} dashboards open, each with the SOS banner's stream; ${phones.length} phones report every ${INTERVAL_S} s for ${SECONDS} s.`,
     );
+    // The phones that press the panic button, once each, from the end of the list.
+    let pressed = 0;
+    const press = () => {
+      const phone = phones[phones.length - 1 - pressed++]!;
+      sos.pressed(phone.driverId, Date.now());
+      void fetch(`${server.baseUrl}/api/driver-app/sos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${phone.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ lat: 18.52, long: 73.85 }),
+      })
+        .then((response) => {
+          if (response.status !== 201) sos.failedPress();
+          return response.arrayBuffer();
+        })
+        .catch(() => sos.failedPress());
+    };
 
     const answered: number[] = [];
     const answeredInWarmUp: number[] = [];
@@ -241,6 +244,8 @@ async function main() {
         void report(phone, Math.floor(sent / phones.length)).then(() => inFlight--);
       }
       await new Promise((resolve) => setTimeout(resolve, TICK_MS));
+      const measuring = Date.now() - started - WARMUP_S * 1000;
+      while (measuring > 0 && pressed < Math.floor((measuring / 1000) * SOS_PER_SECOND)) press();
       // The server's own count of answers when the measured seconds begin (those of the warm-up
       // still in flight then count as measured: a few dozen).
       if (!atMeasuring && Date.now() - started >= WARMUP_S * 1000) {
@@ -253,6 +258,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const lost = sentAt.size;
     for (const stream of streams) stream.close();
+    for (const close of sosStreams) close();
+    const sosFigures = sos.figures();
     const serverSide = reportsWithin(
       bounds,
       atMeasuring ?? { all: 0, within: bounds.map(() => 0) },
@@ -284,6 +291,7 @@ async function main() {
       acknowledgedWatched,
       lost,
       serverSide,
+      sos: sosFigures,
       serverErrors: server.errors(),
     };
     const shown = (ms: { p50: number; p99: number; max: number }) =>
@@ -308,7 +316,17 @@ async function main() {
     console.log(
       `  slowest report of each second, warm-up first: ${figures.slowestReportMsBySecond.join(' ')} ms`,
     );
+    console.log(
+      `  SOS press to every tab ${shown(sosFigures.deliveryMs)}: ${sosFigures.presses} presses (${sosFigures.failedPresses} failed) to ${sosFigures.tabs} tabs, ${sosFigures.deliveries} deliveries, lost ${sosFigures.lost}`,
+    );
     console.log(`  server errors logged  ${figures.serverErrors}`);
+    // The first few, to tell what went wrong without a second run.
+    for (const line of server
+      .log()
+      .split('\n')
+      .filter((entry) => /"level":(50|60)/.test(entry))
+      .slice(0, 3))
+      console.log(`    ${line.slice(0, 600)}`);
     writeResults(`live-${kind}${figures.redis ? '-redis' : ''}`, {
       date: new Date().toISOString(),
       ...figures,
