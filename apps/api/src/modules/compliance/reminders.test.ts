@@ -4,7 +4,7 @@ import type { DocumentKey } from '@bmet/shared/constants';
 import { documentLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { Db } from '../../db/client';
-import { accounts, documentExpiryReminders, driverChecks } from '../../db/schema';
+import { accounts, documentExpiryReminders, driverChecks, notifications } from '../../db/schema';
 import { buildDocumentRow, createAccount, createDriver, insertDocuments } from '../../seed/factories';
 import { inLanguage } from '../../infra/language';
 import { createMailer, type Mail, type Mailer } from '../../infra/mailer';
@@ -208,6 +208,41 @@ describe('sendExpiryReminders', () => {
     expect(sentTo.get(w.dealerA.email)).toBe(4);
     expect(sentTo.get(w.franchiseB1.email)).toBe(1);
     expect(sentTo.has(w.closed.email)).toBe(false);
+  });
+
+  it('puts the same reminders in each recipient’s inbox, once however often it runs', async () => {
+    const inboxOf = async (accountId: string) =>
+      (await db.select().from(notifications).where(eq(notifications.accountId, accountId)))
+        .map((row) => ({ kind: row.kind, recordId: row.recordId, detail: row.detail }))
+        .sort((a, b) =>
+          String((a.detail as { documentKey: string }).documentKey).localeCompare(
+            String((b.detail as { documentKey: string }).documentKey),
+          ),
+        );
+    expect(await inboxOf(w.franchiseA1.id)).toEqual([
+      {
+        kind: 'document_expiring',
+        recordId: w.drivers.a1.id,
+        detail: {
+          driverName: w.drivers.a1.name,
+          documentKey: 'driverLicence',
+          expiresOn: plusDays(today, 20),
+        },
+      },
+      {
+        kind: 'document_expiring',
+        recordId: w.drivers.a1.id,
+        detail: {
+          driverName: w.drivers.a1.name,
+          documentKey: 'rcCertificate',
+          expiresOn: plusDays(today, 5),
+        },
+      },
+    ]);
+    expect(await inboxOf(w.dealerA.id)).toHaveLength(4);
+    expect(await inboxOf(w.closed.id)).toEqual([]);
+    await sendExpiryReminders(db, mailer, { appUrl: APP_URL });
+    expect(await inboxOf(w.dealerA.id)).toHaveLength(4);
   });
 
   it('records the smallest threshold that applies with the larger ones, so nothing is mailed twice', async () => {
