@@ -1,7 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '@bmet/shared/constants';
 import type { GrievanceCategory, GrievanceClock, GrievancePriority } from '@bmet/shared/grievance-rules';
-import type { driverDetailResponseSchema, driverListResponseSchema } from '@bmet/shared/schemas/driver';
+import type { driverDetailResponseSchema } from '@bmet/shared/schemas/driver';
 import type {
   CreateGrievanceBody,
   GRIEVANCE_SORTS,
@@ -26,7 +25,6 @@ import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
 import { showNotification } from '../../lib/notify';
 import { useCursorList } from '../../lib/cursor-list';
 import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
-import { useSession } from '../../lib/session-context';
 
 export type GrievanceSort = (typeof GRIEVANCE_SORTS)[number];
 export type GrievanceStatusFilter = (typeof GRIEVANCE_STATUS_FILTERS)[number];
@@ -179,37 +177,6 @@ export function useAdminEmails() {
     queryFn: ({ signal }) =>
       apiRequest<typeof adminEmailsResponseSchema>('GET', '/get-admins', { signal }).then((r) => r.data),
   });
-}
-
-/** The spec's drivers list path for each role, each answering only that caller's drivers. */
-const DRIVER_LIST_PATH: Record<Role, string> = {
-  admin: '/drivers',
-  city_dealer: '/city_dealer',
-  franchise: '/franchise',
-};
-
-/** The caller's drivers a grievance may be about, searched on the server once the picker has opened. */
-export function useDriverOptions(q: string, opened: boolean) {
-  const { session } = useSession();
-  const role = session?.role ?? 'franchise';
-  const found = useQuery({
-    queryKey: ['grievances', 'driver-options', role, q],
-    queryFn: ({ signal }) =>
-      apiRequest<typeof driverListResponseSchema>(
-        'GET',
-        `${DRIVER_LIST_PATH[role]}?${search({ q, limit: 20 })}`,
-        { signal },
-      ).then((r) => Object.values(r.data)),
-    enabled: opened,
-    placeholderData: (previous) => previous,
-  });
-  return {
-    isFetching: found.isFetching,
-    data: found.data?.map((driver) => ({
-      value: driver.id,
-      label: [driver.name, driver.phoneNumber].filter(Boolean).join(' · '),
-    })),
-  };
 }
 
 /** The name of a driver a grievance is logged about from the driver's page, for the picker. */

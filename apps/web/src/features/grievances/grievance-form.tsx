@@ -31,7 +31,8 @@ import { ApiError } from '../../lib/api-client';
 import { showNotification } from '../../lib/notify';
 import { LANGUAGE_NAMES } from '../../lib/language';
 import { useSession } from '../../lib/session-context';
-import { useCreateGrievance, useDriverName, useDriverOptions } from './api';
+import { useCreateGrievance, useDriverName } from './api';
+import { useDriverOptions } from '../../lib/driver-options';
 
 const IST_OFFSET_MS = 330 * 60_000;
 

@@ -1,12 +1,9 @@
-import { useQuery, type QueryKey } from '@tanstack/react-query';
-import type { Role } from '@bmet/shared/constants';
-import type { driverListResponseSchema } from '@bmet/shared/schemas/driver';
+import type { QueryKey } from '@tanstack/react-query';
 import type { SosOutcome, SosPerson, SosEscalation, SosAction } from '@bmet/shared/sos-rules';
 import type { sosAlertResponseSchema, sosListResponseSchema, SosAlert } from '@bmet/shared/schemas/sos';
 import { apiRequest } from '../../lib/api-client';
 import { useCursorList } from '../../lib/cursor-list';
 import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
-import { useSession } from '../../lib/session-context';
 
 export const SOS_KEY: QueryKey = ['sos'];
 
@@ -62,36 +59,4 @@ export function useLogSos() {
   return useInvalidatingMutation(SOS_KEY, (body: NewSos) =>
     apiRequest<typeof sosAlertResponseSchema>('POST', '/sos', { body }).then((r) => r.data),
   );
-}
-
-/** The spec's driver list path for each role; each searches only the drivers that caller may see. */
-const DRIVER_LIST_PATH: Record<Role, string> = {
-  admin: '/drivers',
-  city_dealer: '/city_dealer',
-  franchise: '/franchise',
-};
-
-/** Drivers of the caller an SOS may be about, searched on the server: name and phone. */
-export function useSosDriverOptions(q: string, opened: boolean) {
-  const { session } = useSession();
-  const role = session?.role ?? 'franchise';
-  const found = useQuery({
-    queryKey: ['sos', 'driver-options', role, q],
-    queryFn: ({ signal }) => {
-      const params = new URLSearchParams({ limit: '20' });
-      if (q) params.set('q', q);
-      return apiRequest<typeof driverListResponseSchema>('GET', `${DRIVER_LIST_PATH[role]}?${params}`, {
-        signal,
-      }).then((r) => Object.values(r.data));
-    },
-    enabled: opened,
-    placeholderData: (previous) => previous,
-  });
-  return {
-    isFetching: found.isFetching,
-    data: found.data?.map((driver) => ({
-      value: driver.id,
-      label: [driver.name, driver.phoneNumber].filter(Boolean).join(' · '),
-    })),
-  };
 }

@@ -6,7 +6,8 @@ import { SOS_PERSONS, type SosPerson } from '@bmet/shared/sos-rules';
 import { ServerSearchSelect } from '../../components/server-search-select';
 import { ApiError } from '../../lib/api-client';
 import { showNotification } from '../../lib/notify';
-import { useLogSos, useSosDriverOptions } from './api';
+import { useLogSos } from './api';
+import { useDriverOptions } from '../../lib/driver-options';
 
 /** "Log an SOS": an alert from a call, about a driver or a trip; the server's field errors beside the fields. */
 export function LogSosDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
@@ -74,7 +75,7 @@ export function LogSosDialog({ opened, onClose }: { opened: boolean; onClose: ()
             placeholder={m.sosLogDriverHint()}
             value={driverId}
             onChange={setDriverId}
-            useOptions={useSosDriverOptions}
+            useOptions={useDriverOptions}
             searchingMessage={m.sosLogSearching()}
             nothingFoundMessage={m.sosLogNoDriver()}
             error={joined(fieldErrors.driverId)}
