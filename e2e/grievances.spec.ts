@@ -166,7 +166,7 @@ test.describe('grievances as an admin', () => {
     const holiday = `Test day ${unique()}`;
     const year = new Date().getUTCFullYear() + 1;
     await page.goto('/grievances');
-    await page.getByRole('link', { name: 'Holidays and officer' }).click();
+    await page.getByRole('link', { name: 'Rules, holidays and officer' }).click();
     await expect(page.getByRole('heading', { name: 'Grievance settings', level: 2 })).toBeVisible(NETWORK);
 
     const holidays = page.getByRole('region', { name: 'Holidays' });
@@ -193,6 +193,45 @@ test.describe('grievances as an admin', () => {
     await officer.getByRole('button', { name: 'Save officer' }).click();
     await expect(page.getByText('Grievance officer saved.')).toBeVisible(NETWORK);
     await expect(officer).toContainText('Now: Asha Rao (admin@bookmyetaxi.test)');
+  });
+
+  test("sets a state's rules from a later day, refusing what is out of bounds", async ({ page }) => {
+    // A day two years on: the rules wait for it, and nothing of today's desk changes.
+    const year = new Date().getUTCFullYear() + 2;
+    await page.goto('/grievances/settings');
+    const rules = page.getByRole('region', { name: 'Rules by state' });
+    const delhi = rules.getByRole('table', { name: 'Rules in effect today in Delhi' });
+    await expect(delhi.getByRole('row', { name: /^Complaints calling for action/ })).toContainText(
+      '15%',
+      NETWORK,
+    );
+    await expect(delhi.getByRole('row', { name: /^Ratings below 3 stars/ })).toContainText('25%');
+
+    await rules.getByLabel('State').selectOption({ label: 'Tripura' });
+    const today = rules.getByRole('table', { name: 'Rules in effect today in Tripura' });
+    await expect(today.getByRole('row', { name: /^Complaints calling for action/ })).toContainText(
+      'No such rule',
+    );
+    const days = rules.getByLabel('Working days to resolve a grievance');
+    await days.fill('0');
+    await rules.getByLabel('Act on complaints').check();
+    await rules.getByLabel("Complaints calling for action (% of the month's rides)").fill('20');
+    await rules.getByLabel('These rules take effect on').fill(`01/04/${year}`);
+    const save = rules.getByRole('button', { name: 'Save the rules of Tripura' });
+    await save.click();
+    await expect(rules.getByText('Must be at least 1.')).toBeVisible(NETWORK);
+    await expect(rules.getByText(`From 01/04/${year}`)).toHaveCount(0);
+
+    await days.fill('4');
+    await save.click();
+    await expect(rules.getByRole('status')).toHaveText(
+      `The rules of Tripura were saved, in effect from 01/04/${year}.`,
+      NETWORK,
+    );
+    const later = rules.getByRole('table', { name: `From 01/04/${year}` });
+    await expect(later.getByRole('row', { name: /^Working days/ })).toContainText('4');
+    await expect(later.getByRole('row', { name: /^Complaints calling for action/ })).toContainText('20%');
+    await expect(today.getByRole('row', { name: /^Working days/ })).toContainText('3');
   });
 
   for (const scheme of ['light', 'dark'] as const) {
@@ -244,7 +283,7 @@ test.describe('grievances as a franchise', () => {
 
     await page.goto('/grievances?status=all');
     await expect(deskRows(page).first()).toBeVisible(NETWORK);
-    await expect(page.getByRole('link', { name: 'Holidays and officer' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Rules, holidays and officer' })).toHaveCount(0);
     if (elsewhere) {
       await page.getByLabel('Search grievances').fill(elsewhere.number);
       await expect(page.getByText(`No grievances match “${elsewhere.number}”.`)).toBeVisible(NETWORK);
@@ -264,7 +303,7 @@ test.describe('grievances as a city dealer', () => {
     await expect(page.getByRole('heading', { name: 'Grievances', level: 2 })).toBeVisible(NETWORK);
     await expect(page.getByText(/Showing \d+ of \d+ grievances|No grievances here\./)).toBeVisible(NETWORK);
     await expect(page.getByRole('button', { name: 'Log a grievance' })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Holidays and officer' })).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Rules, holidays and officer' })).toHaveCount(0);
     await page.goto('/grievances/settings');
     await expect(page.getByRole('heading', { name: 'Not allowed' })).toBeVisible();
   });

@@ -180,7 +180,7 @@ async function main() {
     log: app.log,
   });
 
-  // An SOS alert nobody acknowledged within a minute is raised again to every admin.
+  // An SOS alert nobody acknowledged in time (a minute unless its state sets otherwise) is raised again to every admin.
   const sosReraise = scheduleSosReraise({
     db: database.db,
     bus: locationBus,

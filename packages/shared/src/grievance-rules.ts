@@ -1,5 +1,7 @@
 /** Grievances' kinds, steps and deadline (the aggregator guidelines), without zod: the screens read them. */
 
+import type { State } from './constants';
+
 export const GRIEVANCE_CATEGORIES = [
   'fare',
   'behaviour',
@@ -62,8 +64,55 @@ export const GRIEVANCE_ATTACHMENT_TYPES = ['image/jpeg', 'image/png', 'applicati
 /** At most this many files per grievance. */
 export const GRIEVANCE_ATTACHMENTS_MAX = 10;
 
-/** Working days a grievance has after the day it was received. */
+/** Working days a grievance has after the day it was received, where its state sets no other. */
 export const GRIEVANCE_WORKING_DAYS = 3;
+
+/**
+ * The rules of the grievance desk and the control room a state sets for itself, each from the day
+ * it takes effect: the working days a grievance has, the share of a month's rides that complaints
+ * must reach, and the share of rated rides that ratings below LOW_RATING stars must exceed, for a
+ * driver to need action (null: the state has no such rule), and the seconds after which an alert
+ * nobody acknowledged is raised again.
+ */
+export type DeskRules = {
+  workingDays: number;
+  complaintPercent: number | null;
+  lowRatingPercent: number | null;
+  sosReraiseSeconds: number;
+};
+export const DESK_RULE_FIELDS = [
+  'workingDays',
+  'complaintPercent',
+  'lowRatingPercent',
+  'sosReraiseSeconds',
+] as const satisfies readonly (keyof DeskRules)[];
+
+/** The guidelines' rules, for every state: 3 working days, an alert raised again after a minute. */
+export const DESK_RULE_DEFAULTS: DeskRules = {
+  workingDays: GRIEVANCE_WORKING_DAYS,
+  complaintPercent: null,
+  lowRatingPercent: null,
+  sosReraiseSeconds: 60,
+};
+
+/** States whose own rules add to the guidelines': Delhi's action on complaints and low ratings. */
+export const DESK_RULE_STATE_DEFAULTS: Partial<Record<State, Partial<DeskRules>>> = {
+  delhi: { complaintPercent: 15, lowRatingPercent: 25 },
+};
+
+/** A state's rules where it saved none (the guidelines' for a driver without a state). */
+export const deskRulesDefault = (state: State | null | undefined): DeskRules => ({
+  ...DESK_RULE_DEFAULTS,
+  ...(state ? DESK_RULE_STATE_DEFAULTS[state] : undefined),
+});
+
+/** The bounds an admin's values must keep. */
+export const DESK_RULE_LIMITS = {
+  workingDays: { min: 1, max: 10 },
+  complaintPercent: { min: 1, max: 100 },
+  lowRatingPercent: { min: 1, max: 100 },
+  sosReraiseSeconds: { min: 15, max: 600 },
+} as const satisfies Record<keyof DeskRules, { min: number; max: number }>;
 
 /** How close a deadline must be for a grievance to count as due soon. */
 export const DUE_SOON_MS = 24 * 3_600_000;
@@ -77,14 +126,19 @@ export function indianDayOf(moment: Date): string {
 }
 
 /**
- * The deadline of a grievance received at `receivedAt`: 23:59 IST of the third working day after
- * the day of receipt in India, where Sundays and the days `isHoliday` names are not working days.
+ * The deadline of a grievance received at `receivedAt`: 23:59 IST of the third (or `workingDays`th)
+ * working day after the day of receipt in India, where Sundays and the days `isHoliday` names are
+ * not working days.
  */
-export function grievanceDeadline(receivedAt: Date, isHoliday: (day: string) => boolean): Date {
+export function grievanceDeadline(
+  receivedAt: Date,
+  isHoliday: (day: string) => boolean,
+  workingDays = GRIEVANCE_WORKING_DAYS,
+): Date {
   let day = Date.parse(`${indianDayOf(receivedAt)}T00:00:00Z`);
   let working = 0;
   // A year of holidays cannot hold off a deadline for ever: bounded, and a listing that did would be a mistake.
-  for (let step = 0; step < 366 && working < GRIEVANCE_WORKING_DAYS; step += 1) {
+  for (let step = 0; step < 366 && working < workingDays; step += 1) {
     day += DAY_MS;
     const date = new Date(day);
     const name = date.toISOString().slice(0, 10);
@@ -108,8 +162,4 @@ export function grievanceClock(
   return left <= DUE_SOON_MS ? 'due_soon' : 'on_time';
 }
 
-/** A driver's complaints in a month reaching this share of its rides calls for action (Delhi's rule). */
-export const COMPLAINT_SHARE = 0.15;
-/** A driver's ratings below LOW_RATING stars exceeding this share of its rated rides calls for action. */
-export const LOW_RATING_SHARE = 0.25;
 export const LOW_RATING = 3;

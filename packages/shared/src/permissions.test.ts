@@ -77,6 +77,8 @@ const EXPECTED: [Permission, Role[], string][] = [
   [['holidays', 'list'], ALL, 'issue: the holidays that move every deadline'],
   [['holidays', 'create'], ADMIN, 'issue: the holidays an admin lists'],
   [['holidays', 'delete'], ADMIN, 'issue: the holidays an admin lists'],
+  [['desk-rules', 'list'], ALL, 'issue: every role reads the rules its clocks run by'],
+  [['desk-rules', 'update'], ADMIN, 'issue: per-state settings, set by an admin'],
   [['sos', 'list'], ALL, 'issue: every staff member whose scope includes the driver sees the alert'],
   [['sos', 'view'], ALL, 'issue: the control room, in scope'],
   [['sos', 'create'], ALL, 'issue: staff log an alert from a call'],

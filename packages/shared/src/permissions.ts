@@ -46,6 +46,8 @@ export const PERMISSIONS = {
   grievances: { list: ALL, view: ALL, create: ALL, update: ALL, comment: ALL, officer: ADMIN },
   /** Days off that do not count towards a grievance's deadline: everyone reads them, admins list them. */
   holidays: { list: ALL, create: ADMIN, delete: ADMIN },
+  /** Each state's grievance and SOS rules (working days, Delhi's shares, the re-raise): everyone reads them, admins set them. */
+  'desk-rules': { list: ALL, update: ADMIN },
   /** SOS alerts: every role watches and answers those of its drivers; admins all. */
   sos: { list: ALL, view: ALL, create: ALL, update: ALL },
   // Each account's own inbox.

@@ -24,9 +24,6 @@ export type SosOutcome = (typeof SOS_OUTCOMES)[number];
 export const SOS_ACTIONS = ['acknowledge', 'escalate', 'resolve'] as const;
 export type SosAction = (typeof SOS_ACTIONS)[number];
 
-/** An alert nobody acknowledged within this is raised again to every admin and mailed to the grievance officer. */
-export const SOS_ACKNOWLEDGE_WITHIN_MS = 60_000;
-
 /** The steps allowed from each state: acknowledged first; escalated as often as needed; resolved last. */
 export function canTakeSosAction(status: SosStatus, action: SosAction): boolean {
   switch (action) {

@@ -1,4 +1,3 @@
-import { sql } from 'drizzle-orm';
 import { STATES, type State } from '@bmet/shared/constants';
 import {
   COMPLIANCE_FIGURE_DEFAULTS,
@@ -10,9 +9,14 @@ import type {
   StateComplianceFigures,
 } from '@bmet/shared/schemas/compliance-figures';
 import type { Db, DbExecutor } from '../../db/client';
-import { rowsOf } from '../../db/rows';
 import { recordAudit, type Actor } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
+import {
+  saveStateSetting,
+  settingInEffect,
+  settingScheduled,
+  type DatedSetting,
+} from '../../lib/state-settings';
 
 /**
  * The figures of each state's checks and vehicles (induction hours, refresher months, the remedial
@@ -25,7 +29,7 @@ const NAME = 'compliance-figures';
 
 /** Every stored value read back whole: a field missing from an old save takes its default. */
 function figuresOf(value: unknown): ComplianceFigures {
-  const stored = (typeof value === 'string' ? JSON.parse(value) : value) as Partial<ComplianceFigures>;
+  const stored = value as Partial<ComplianceFigures> | null;
   return {
     ...(Object.fromEntries(
       COMPLIANCE_FIGURE_FIELDS.map((field) => [
@@ -39,25 +43,17 @@ function figuresOf(value: unknown): ComplianceFigures {
 
 type InEffect = Map<State, { figures: ComplianceFigures; effectiveFrom: string | null }>;
 
+const setting: DatedSetting<ComplianceFigures> = {
+  name: NAME,
+  defaultOf: () => COMPLIANCE_FIGURE_DEFAULTS,
+  parse: figuresOf,
+};
+
 async function readInEffect(db: DbExecutor, day: string): Promise<InEffect> {
-  const found: InEffect = new Map(
-    STATES.map((state) => [state, { figures: COMPLIANCE_FIGURE_DEFAULTS, effectiveFrom: null }]),
+  const found = await settingInEffect(db, setting, day);
+  return new Map(
+    [...found].map(([state, { value, effectiveFrom }]) => [state, { figures: value, effectiveFrom }]),
   );
-  const rows = rowsOf(
-    await db.execute(sql`
-      select distinct on (state) state, value, effective_from::text as effective_from
-      from state_settings
-      where name = ${NAME} and effective_from <= ${day}::date
-      order by state, effective_from desc, version desc`),
-  );
-  for (const row of rows) {
-    if (!found.has(row.state as State)) continue;
-    found.set(row.state as State, {
-      figures: figuresOf(row.value),
-      effectiveFrom: String(row.effective_from),
-    });
-  }
-  return found;
 }
 
 /**
@@ -97,19 +93,11 @@ export async function findComplianceFigures(
 ): Promise<StateComplianceFigures[]> {
   const day = indianToday();
   const inEffect = await readInEffect(db, day);
-  const later = rowsOf(
-    await db.execute(sql`
-      select distinct on (state, effective_from) state, value, effective_from::text as effective_from
-      from state_settings
-      where name = ${NAME} and effective_from > ${day}::date
-      order by state, effective_from, version desc`),
-  );
+  const later = await settingScheduled(db, setting, day);
   return (state ? [state] : STATES).map((each) => ({
     state: each,
     ...inEffect.get(each)!,
-    scheduled: later
-      .filter((row) => row.state === each)
-      .map((row) => ({ effectiveFrom: String(row.effective_from), figures: figuresOf(row.value) })),
+    scheduled: (later.get(each) ?? []).map(({ effectiveFrom, value }) => ({ effectiveFrom, figures: value })),
   }));
 }
 
@@ -122,13 +110,8 @@ export async function saveComplianceFigures(
 ): Promise<StateComplianceFigures> {
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`state_settings/${state}`}))`);
     const before = (await readInEffect(tx, body.effectiveFrom)).get(state)!;
-    await tx.execute(sql`
-      insert into state_settings (state, name, value, effective_from, version, changed_by, request_id)
-      select ${state}, ${NAME}, ${JSON.stringify(body.figures)}::jsonb, ${body.effectiveFrom}::date,
-        coalesce(max(version), 0) + 1, ${actor.id}, ${actor.requestId ?? null}
-      from state_settings where state = ${state} and name = ${NAME}`);
+    await saveStateSetting(tx, actor, state, NAME, body.figures, body.effectiveFrom);
     await recordAudit(tx, actor, {
       action: 'update',
       resource: 'fare-rules',

@@ -15,6 +15,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { recordAudit, type Actor } from '../../infra/audit';
 import { istDate } from '../../lib/csv';
+import { saveStateSetting } from '../../lib/state-settings';
 
 /**
  * The states' fare rules, kept in the store of dated per-state settings (`state_settings`, named
@@ -156,11 +157,7 @@ export async function saveFareRules(
     for (const carType of CAR_TYPES) {
       const rule = body.rules[carType];
       if (!rule) continue;
-      await tx.execute(sql`
-        insert into state_settings (state, name, value, effective_from, version, changed_by, request_id)
-        select ${state}, ${nameOf(carType)}, ${JSON.stringify(valuesOf(rule))}::jsonb,
-          ${body.effectiveFrom}::date, coalesce(max(version), 0) + 1, ${actor.id}, ${actor.requestId ?? null}
-        from state_settings where state = ${state} and name = ${nameOf(carType)}`);
+      await saveStateSetting(tx, actor, state, nameOf(carType), valuesOf(rule), body.effectiveFrom);
       const was = before[carType];
       await recordAudit(tx, actor, {
         action: 'update',

@@ -1,7 +1,8 @@
-import { and, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNull, lte, or } from 'drizzle-orm';
 import { grievanceDeadline, indianDayOf, UNRESOLVED_STATUSES } from '@bmet/shared/grievance-rules';
 import type { DbExecutor } from '../../db/client';
 import { grievances, holidays } from '../../db/schema';
+import { deskRulesOf } from './desk-rules';
 
 /** A deadline never reaches further than this past its start, even across a long run of holidays. */
 const HORIZON_DAYS = 60;
@@ -32,18 +33,33 @@ export async function holidaysFrom(
   return (day) => days.has(day);
 }
 
-/** The deadline of a grievance whose clock starts at `from`, in a state (or nationally). */
+/**
+ * The deadline of a grievance whose clock starts at `from`, in a state (or nationally): as many
+ * working days as the state's rules in effect that day give.
+ */
 export async function deadlineOf(db: DbExecutor, state: string | null, from: Date): Promise<Date> {
-  return grievanceDeadline(from, await holidaysFrom(db, state, from));
+  const [isHoliday, rules] = await Promise.all([
+    holidaysFrom(db, state, from),
+    deskRulesOf(db, state, indianDayOf(from)),
+  ]);
+  return grievanceDeadline(from, isHoliday, rules.workingDays);
 }
 
+/** The horizon before a day within which a grievance's deadline may reach that day. */
+export const deadlinesReaching = (day: string): { from: Date; to: Date } => ({
+  from: new Date(Date.parse(`${day}T00:00:00+05:30`) - HORIZON_DAYS * DAY_MS),
+  to: new Date(`${day}T23:59:59+05:30`),
+});
+
 /**
- * Works out again the deadlines a listed or removed holiday may move: those of the unresolved
- * grievances whose clock started within the horizon before that day, in its state (or any state
- * for a national one). Answers how many changed.
+ * Works out again the deadlines of the unresolved grievances whose clock started between `from`
+ * and `to` (now when left out), in a state (or any state when none is named): after a holiday is
+ * listed or removed, or a state's rules change. Answers how many changed.
  */
-export async function moveDeadlines(db: DbExecutor, day: string, state: string | null): Promise<number> {
-  const from = new Date(Date.parse(`${day}T00:00:00+05:30`) - HORIZON_DAYS * DAY_MS);
+export async function moveDeadlines(
+  db: DbExecutor,
+  within: { state: string | null; from: Date; to?: Date },
+): Promise<number> {
   const affected = await db
     .select({
       id: grievances.id,
@@ -55,9 +71,9 @@ export async function moveDeadlines(db: DbExecutor, day: string, state: string |
     .where(
       and(
         inArray(grievances.status, [...UNRESOLVED_STATUSES]),
-        gte(grievances.clockFrom, from),
-        lte(grievances.clockFrom, sql`${`${day}T23:59:59+05:30`}::timestamptz`),
-        state ? eq(grievances.state, state) : undefined,
+        gte(grievances.clockFrom, within.from),
+        within.to ? lte(grievances.clockFrom, within.to) : undefined,
+        within.state ? eq(grievances.state, within.state) : undefined,
       ),
     );
   let moved = 0;

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client';
 import { holidays } from '../../db/schema';
 import { recordAudit } from '../../infra/audit';
 import type { ChangeCaller } from '../../lib/scope';
-import { moveDeadlines } from './deadlines';
+import { deadlinesReaching, moveDeadlines } from './deadlines';
 
 const toHoliday = (row: { id: string; day: string; state: string | null; name: string }): Holiday => ({
   ...row,
@@ -46,7 +46,7 @@ export async function createHoliday(
         .insert(holidays)
         .values({ day: body.day, state, name: body.name, createdBy: caller.id })
         .returning({ id: holidays.id, day: holidays.day, state: holidays.state, name: holidays.name });
-      const moved = await moveDeadlines(tx, body.day, state);
+      const moved = await moveDeadlines(tx, { state, ...deadlinesReaching(body.day) });
       await recordAudit(tx, caller, {
         action: 'create',
         resource: 'holidays',
@@ -68,7 +68,7 @@ export async function deleteHoliday(db: Db, caller: ChangeCaller, id: string): P
   await db.transaction(async (tx) => {
     const [row] = await tx.delete(holidays).where(eq(holidays.id, id)).returning();
     if (!row) throw new AppError('NOT_FOUND', m.notFound());
-    const moved = await moveDeadlines(tx, row.day, row.state);
+    const moved = await moveDeadlines(tx, { state: row.state, ...deadlinesReaching(row.day) });
     await recordAudit(tx, caller, {
       action: 'delete',
       resource: 'holidays',

@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
-  COMPLAINT_SHARE,
   GRIEVANCE_CATEGORIES,
   LOW_RATING,
-  LOW_RATING_SHARE,
   UNRESOLVED_STATUSES,
   type GrievanceCategory,
 } from '@bmet/shared/grievance-rules';
@@ -12,17 +10,20 @@ import type { DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { accounts, driverRatings, drivers, grievances, trips } from '../../db/schema';
 import { driverScope, type ScopeCaller } from '../../lib/scope';
+import { indianToday } from '../../lib/ist-days';
+import { deskRulesInEffect, rulesIn } from './desk-rules';
 import { grievanceScope } from './repository';
 
 /** This month in India: `2026-11`. */
 export const indianMonth = (now = new Date()): string =>
   new Date(now.getTime() + 330 * 60_000).toISOString().slice(0, 7);
 
-/** A month's first moment and the next month's, in India. */
-function monthBounds(month: string): { start: string; end: string } {
+/** A month's first moment and the next month's, in India, and its last day. */
+function monthBounds(month: string): { start: string; end: string; lastDay: string } {
   const [year, number] = month.split('-').map(Number) as [number, number];
   const next = number === 12 ? `${year + 1}-01` : `${year}-${String(number + 1).padStart(2, '0')}`;
-  return { start: `${month}-01T00:00:00+05:30`, end: `${next}-01T00:00:00+05:30` };
+  const lastDay = new Date(Date.UTC(year, number, 0)).toISOString().slice(0, 10);
+  return { start: `${month}-01T00:00:00+05:30`, end: `${next}-01T00:00:00+05:30`, lastDay };
 }
 
 const unresolvedList = sql.raw(UNRESOLVED_STATUSES.map((status) => `'${status}'`).join(', '));
@@ -92,10 +93,12 @@ export async function grievanceReport(db: DbExecutor, caller: ScopeCaller, month
 }
 
 /**
- * The drivers in the caller's scope who need action in a month: complaints about them reaching
- * COMPLAINT_SHARE of their completed rides, or ratings below LOW_RATING stars exceeding
- * LOW_RATING_SHARE of their ratings. Only drivers with a complaint or a low rating that month are
- * looked at, so the month's rides are counted for a few drivers, through their index.
+ * The drivers in the caller's scope who need action in a month, by the rules of each driver's
+ * state in effect on the month's last day (today for this month): complaints about them reaching
+ * the state's share of their completed rides, or ratings below LOW_RATING stars exceeding its
+ * share of their ratings; a state without such a rule calls for none. Only drivers with a
+ * complaint or a low rating that month are looked at, so the month's rides are counted for a few
+ * drivers, through their index.
  */
 export async function findDriversNeedingAction(
   db: DbExecutor,
@@ -103,7 +106,9 @@ export async function findDriversNeedingAction(
   month: string,
   driverId?: string,
 ): Promise<DriverNeedingAction[]> {
-  const { start, end } = monthBounds(month);
+  const { start, end, lastDay } = monthBounds(month);
+  const today = indianToday();
+  const rules = await deskRulesInEffect(db, lastDay < today ? lastDay : today);
   const inMonth = (column: typeof grievances.receivedAt | typeof driverRatings.createdAt) =>
     sql`${column} >= ${start}::timestamptz and ${column} < ${end}::timestamptz`;
   const oneDriver = (column: typeof grievances.driverId | typeof driverRatings.driverId) =>
@@ -124,7 +129,7 @@ export async function findDriversNeedingAction(
       ), candidates as (
         select driver_id from complaints union select driver_id from ratings
       )
-      select ${drivers.id} as driver_id, ${drivers.name} as driver_name,
+      select ${drivers.id} as driver_id, ${drivers.name} as driver_name, ${drivers.state} as state,
         coalesce(${accounts.displayName}, ${accounts.email}) as franchise_name,
         coalesce(complaints.complaints, 0) as complaints,
         coalesce(ratings.ratings, 0) as ratings, coalesce(ratings.low_ratings, 0) as low_ratings,
@@ -145,10 +150,16 @@ export async function findDriversNeedingAction(
       ratings: Number(row.ratings),
       lowRatings: Number(row.low_ratings),
     };
+    const { complaintPercent, lowRatingPercent } = rulesIn(rules, (row.state as string | null) ?? null);
     const reasons: DriverNeedingAction['reasons'] = [];
-    if (figures.complaints > 0 && figures.complaints >= COMPLAINT_SHARE * figures.rides)
+    if (
+      complaintPercent !== null &&
+      figures.complaints > 0 &&
+      figures.complaints * 100 >= complaintPercent * figures.rides
+    )
       reasons.push('complaints');
-    if (figures.lowRatings > LOW_RATING_SHARE * figures.ratings) reasons.push('low_ratings');
+    if (lowRatingPercent !== null && figures.lowRatings * 100 > lowRatingPercent * figures.ratings)
+      reasons.push('low_ratings');
     if (reasons.length === 0) continue;
     found.push({
       driverId: String(row.driver_id),

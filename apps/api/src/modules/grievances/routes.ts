@@ -38,6 +38,7 @@ import { keyedList } from '../../lib/keyed-list';
 import { currentUser } from '../../plugins/authentication';
 import { registerGrievanceExport, registerGrievanceReportExport } from './export';
 import { findDriversNeedingAction, grievanceReport, indianMonth } from './reports';
+import { deskRuleRoutes } from './desk-rule-routes';
 import { createHoliday, deleteHoliday, findHolidays } from './holidays';
 import { grievanceLoggedMail, grievanceResolvedMail } from './mails';
 import { findGrievanceOfficer, setGrievanceOfficer } from './officer';
@@ -406,11 +407,11 @@ export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = as
       config: { access: ['grievances', 'list'] },
       schema: {
         tags: TAGS,
-        summary:
-          "Drivers whose complaints reach 15% of the month's rides, or whose ratings below 3 stars exceed 25%",
+        summary: "Drivers whose complaints or ratings below 3 stars reach the shares their state's rules set",
         description:
-          'With the figures: completed rides, complaints received, ratings and ratings below 3 stars ' +
-          'in the month (`YYYY-MM`, this month in India by default); `driverId` asks about one driver.',
+          'By the rules of each driver’s state (`GET /api/desk-rules`; Delhi’s 15% and 25% by default) ' +
+          'in effect on the month’s last day. With the figures: completed rides, complaints received, ' +
+          'ratings and ratings below 3 stars in the month (`YYYY-MM`, this month in India by default); `driverId` asks about one driver.',
         querystring: driversNeedingActionQuerySchema,
         response: { 200: driversNeedingActionResponseSchema, ...errorResponses(400, 401, 403) },
       },
@@ -424,4 +425,5 @@ export const grievanceRoutes: FastifyPluginAsyncZod<GrievanceRoutesOptions> = as
 
   registerGrievanceExport(app, db);
   registerGrievanceReportExport(app, db);
+  await app.register(deskRuleRoutes, { db });
 };

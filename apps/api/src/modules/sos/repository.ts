@@ -2,11 +2,11 @@ import { and, asc, eq, inArray, isNull, lt, ne, sql, type AnyColumn, type SQL } 
 import { alias } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { AppError, fieldError } from '@bmet/shared/errors';
+import { DESK_RULE_LIMITS } from '@bmet/shared/grievance-rules';
 import { m } from '@bmet/shared/paraglide/messages';
 import { sosActionLabel, sosStatusLabel } from '@bmet/shared/sos-labels';
 import {
   canTakeSosAction,
-  SOS_ACKNOWLEDGE_WITHIN_MS,
   type SosEscalation,
   type SosOutcome,
   type SosPerson,
@@ -27,7 +27,8 @@ import { rowsOf } from '../../db/rows';
 import { accounts, customers, drivers, sosAlerts, sosEvents, trips } from '../../db/schema';
 import { driverAppActor, recordAudit } from '../../infra/audit';
 import { notifyAboutDriver } from '../notifications/repository';
-import { istDayRange } from '../../lib/ist-days';
+import { indianToday, istDayRange } from '../../lib/ist-days';
+import { deskRulesInEffect, rulesIn } from '../grievances/desk-rules';
 import { cappedCountQuery, pageWithTotal, withTotal } from '../../lib/paging';
 import {
   driverScope,
@@ -456,16 +457,32 @@ export async function updateSos(
 }
 
 /**
- * Marks the alerts nobody acknowledged within SOS_ACKNOWLEDGE_WITHIN_MS as raised again, once
- * each, and answers them: the caller tells every admin and mails the grievance officer.
+ * Marks the alerts nobody acknowledged in time as raised again, once each, and answers them: the
+ * caller tells every admin and mails the grievance officer. In time is the seconds the rules of
+ * the driver's state in effect today give (a minute by default).
  */
 export async function reraiseUnacknowledged(db: Db, now = new Date()): Promise<string[]> {
-  const before = new Date(now.getTime() - SOS_ACKNOWLEDGE_WITHIN_MS);
+  const soonest = new Date(now.getTime() - DESK_RULE_LIMITS.sosReraiseSeconds.min * 1000);
+  const waiting = await db
+    .select({ id: sosAlerts.id, raisedAt: sosAlerts.raisedAt, state: drivers.state })
+    .from(sosAlerts)
+    .leftJoin(drivers, eq(drivers.id, sosAlerts.driverId))
+    .where(and(eq(sosAlerts.status, 'open'), isNull(sosAlerts.reraisedAt), lt(sosAlerts.raisedAt, soonest)));
+  if (waiting.length === 0) return [];
+  const rules = await deskRulesInEffect(db, indianToday(now));
+  const due = waiting
+    .filter((alert) => {
+      const after = rulesIn(rules, alert.state).sosReraiseSeconds * 1000;
+      return alert.raisedAt.getTime() < now.getTime() - after;
+    })
+    .map((alert) => alert.id);
+  if (due.length === 0) return [];
   return db.transaction(async (tx) => {
+    // Claimed by one UPDATE: on several instances, each alert is raised again by exactly one.
     const rows = await tx
       .update(sosAlerts)
       .set({ reraisedAt: now })
-      .where(and(eq(sosAlerts.status, 'open'), isNull(sosAlerts.reraisedAt), lt(sosAlerts.raisedAt, before)))
+      .where(and(inArray(sosAlerts.id, due), eq(sosAlerts.status, 'open'), isNull(sosAlerts.reraisedAt)))
       .returning({ id: sosAlerts.id });
     if (rows.length) {
       await tx.insert(sosEvents).values(rows.map((row) => ({ alertId: row.id, kind: 'reraised', at: now })));

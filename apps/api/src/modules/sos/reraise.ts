@@ -8,7 +8,7 @@ import { findGrievanceOfficer } from '../grievances/officer';
 import { indianDateTime } from '../grievances/mails';
 import { findPlacedAlert, reraiseUnacknowledged } from './repository';
 
-/** How often unacknowledged alerts are looked for: one is raised again within 60 s and this. */
+/** How often unacknowledged alerts are looked for: one is raised again within its state's wait and this. */
 export const RERAISE_EVERY_MS = 5_000;
 
 type Log = {
@@ -17,7 +17,7 @@ type Log = {
 };
 
 /**
- * Raises again, to every admin, each alert nobody acknowledged within a minute, and mails the
+ * Raises again, to every admin, each alert nobody acknowledged in time (its state's rules), and mails the
  * grievance officer. Each alert is claimed by one UPDATE, so with several instances exactly one
  * tells the others (through the bus) and mails. Answers the alerts raised again.
  */
@@ -56,7 +56,7 @@ export async function reraiseAlerts(
       options.log.warn({ err: error, alertId: id }, 'could not mail the grievance officer of an SOS alert');
     });
   }
-  options.log.info({ alerts: ids }, 'SOS alerts not acknowledged within a minute raised again');
+  options.log.info({ alerts: ids }, 'SOS alerts not acknowledged in time raised again');
   return ids;
 }
 

@@ -2,12 +2,14 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { auditLog, sosAlerts } from '../../db/schema';
-import { createTrip } from '../../seed/factories';
+import { createDriver, createTrip } from '../../seed/factories';
 import { authHeader } from '../../../test/test-app';
 import { startMailReceiver } from '../../../test/mail-receiver';
 import { createScope, issueDeviceToken, SseReader, useLocationTestApp } from '../../../test/location-support';
 import { createMailer } from '../../infra/mailer';
+import { indianToday } from '../../lib/ist-days';
 import { reraiseAlerts } from './reraise';
+import { reraiseUnacknowledged } from './repository';
 
 const t = useLocationTestApp({ listen: true });
 let s: Awaited<ReturnType<typeof createScope>>;
@@ -186,7 +188,7 @@ describe('answering an alert', () => {
   });
 });
 
-describe('an alert nobody acknowledges within a minute', () => {
+describe('an alert nobody acknowledges in time', () => {
   let receiver: Awaited<ReturnType<typeof startMailReceiver>>;
   beforeAll(async () => {
     receiver = await startMailReceiver();
@@ -220,7 +222,7 @@ describe('an alert nobody acknowledges within a minute', () => {
     expect(ids).toContain(created.id);
     expect(await nextOf(admin, 'sos')).toMatchObject({ kind: 'reraised', alert: { id: created.id } });
     const mail = await receiver.waitForMail(s.admin.account.email);
-    expect(mail.subject).toBe(`SOS ${created.number} not acknowledged within a minute`);
+    expect(mail.subject).toBe(`SOS ${created.number} not acknowledged in time`);
     expect(mail.text).toContain('http://x.test/sos');
     expect(await reraiseAlerts(t.db, t.bus, mailer, { appUrl: 'http://x.test', log })).not.toContain(
       created.id,
@@ -229,5 +231,29 @@ describe('an alert nobody acknowledges within a minute', () => {
     expect(read.reraisedAt).not.toBeNull();
     admin.abort();
     mailer.close();
+  });
+
+  it("waits as long as the driver's state sets before raising an alert again", async () => {
+    const saved = await as(s.admin.token, 'PUT', '/api/desk-rules/sikkim', {
+      effectiveFrom: indianToday(),
+      rules: { workingDays: 3, complaintPercent: null, lowRatingPercent: null, sosReraiseSeconds: 120 },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const driver = await createDriver(t.db, { name: 'Pema Sikkim', franchiseId: null, state: 'sikkim' });
+    const raised = (
+      await as(s.admin.token, 'POST', '/api/sos', { person: 'driver', driverId: driver.id })
+    ).json().data as SosAlert;
+    const ago = (seconds: number) =>
+      t.db
+        .update(sosAlerts)
+        .set({ raisedAt: new Date(Date.now() - seconds * 1000) })
+        .where(eq(sosAlerts.id, raised.id));
+    await ago(90);
+    expect(await reraiseUnacknowledged(t.db)).not.toContain(raised.id);
+    expect((await as(s.admin.token, 'GET', `/api/sos/${raised.id}`)).json().data.reraisedAt).toBeNull();
+    await ago(121);
+    expect(await reraiseUnacknowledged(t.db)).toContain(raised.id);
+    expect((await as(s.admin.token, 'GET', `/api/sos/${raised.id}`)).json().data.reraisedAt).not.toBeNull();
+    await as(s.admin.token, 'PATCH', `/api/sos/${raised.id}`, { action: 'acknowledge' });
   });
 });

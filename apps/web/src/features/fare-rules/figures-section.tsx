@@ -1,4 +1,4 @@
-import { Alert, Button, Group, NumberInput, SimpleGrid, Stack, Switch, Table, Text } from '@mantine/core';
+import { NumberInput, SimpleGrid, Stack, Switch } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import type { State } from '@bmet/shared/constants';
 import {
@@ -8,7 +8,7 @@ import {
 } from '@bmet/shared/driver-check-rules';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { StateComplianceFigures } from '@bmet/shared/schemas/compliance-figures';
-import { DateField } from '../../components/date-field';
+import { DatedSettings, SaveFromDay, type SettingRow } from '../../components/dated-settings';
 import { ErrorAlert } from '../../components/error-alert';
 import { ListLoader } from '../../components/list-loader';
 import { ApiError } from '../../lib/api-client';
@@ -36,31 +36,18 @@ const shown = (field: Field, value: number) =>
       ? `${formatCount(value)}%`
       : formatCount(value);
 
-/** A state's figures as a table of two columns: what, and how much. */
-function FiguresTable({ figures, label }: { figures: ComplianceFigures; label: string }) {
-  return (
-    <Table.ScrollContainer minWidth={300}>
-      <Table aria-label={label} striped>
-        <Table.Tbody>
-          {COMPLIANCE_FIGURE_FIELDS.map((field) => (
-            <Table.Tr key={field}>
-              <Table.Th scope="row" fw={500}>
-                {LABELS[field]()}
-              </Table.Th>
-              <Table.Td>{shown(field, figures[field])}</Table.Td>
-            </Table.Tr>
-          ))}
-          <Table.Tr>
-            <Table.Th scope="row" fw={500}>
-              {m.figuresElectricPermitExempt()}
-            </Table.Th>
-            <Table.Td>{figures.electricPermitExempt ? m.figuresYes() : m.figuresNo()}</Table.Td>
-          </Table.Tr>
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
-  );
-}
+const rowsOf = (figures: ComplianceFigures): SettingRow[] => [
+  ...COMPLIANCE_FIGURE_FIELDS.map((field) => ({
+    key: field,
+    name: LABELS[field](),
+    value: shown(field, figures[field]),
+  })),
+  {
+    key: 'electricPermitExempt',
+    name: m.figuresElectricPermitExempt(),
+    value: figures.electricPermitExempt ? m.figuresYes() : m.figuresNo(),
+  },
+];
 
 function FiguresForm({ entry }: { entry: StateComplianceFigures }) {
   const [effectiveFrom, setEffectiveFrom] = useState(todayInIndia);
@@ -112,28 +99,15 @@ function FiguresForm({ entry }: { entry: StateComplianceFigures }) {
           checked={permitExempt}
           onChange={(event) => setPermitExempt(event.currentTarget.checked)}
         />
-        <DateField
-          label={m.figuresEffectiveFrom()}
-          value={effectiveFrom}
-          onChange={setEffectiveFrom}
-          error={fieldErrors.effectiveFrom?.[0]}
-          maw={240}
+        <SaveFromDay
+          dateLabel={m.figuresEffectiveFrom()}
+          effectiveFrom={effectiveFrom}
+          onEffectiveFrom={setEffectiveFrom}
+          error={save.error}
+          done={done}
+          saveLabel={m.figuresSave({ state: stateLabel(entry.state) })}
+          saving={save.isPending}
         />
-        {save.error && !(save.error instanceof ApiError && save.error.body.fieldErrors) && (
-          <Alert color="red" role="alert">
-            {save.error.message}
-          </Alert>
-        )}
-        {done && (
-          <Alert color="teal" role="status">
-            {done}
-          </Alert>
-        )}
-        <Group>
-          <Button type="submit" loading={save.isPending}>
-            {m.figuresSave({ state: stateLabel(entry.state) })}
-          </Button>
-        </Group>
       </Stack>
     </form>
   );
@@ -150,25 +124,20 @@ export function FiguresSection({ state }: { state: State }) {
   if (!entry) return <ListLoader label={m.fareRulesLoading()} />;
   const name = stateLabel(state);
   return (
-    <Stack gap="md">
-      <Text size="sm" c="dimmed">
-        {entry.effectiveFrom
-          ? m.figuresInEffectSince({ date: formatCalendarDate(entry.effectiveFrom) })
-          : m.figuresDefaults()}
-      </Text>
-      <FiguresTable figures={entry.figures} label={m.figuresInEffectTitle({ state: name })} />
-      {entry.scheduled.map((later) => (
-        <Stack key={later.effectiveFrom} gap={4}>
-          <Text size="sm" fw={500}>
-            {m.figuresFrom({ date: formatCalendarDate(later.effectiveFrom) })}
-          </Text>
-          <FiguresTable
-            figures={later.figures}
-            label={m.figuresFrom({ date: formatCalendarDate(later.effectiveFrom) })}
-          />
-        </Stack>
-      ))}
+    <DatedSettings
+      effectiveFrom={entry.effectiveFrom}
+      sinceText={(date) => m.figuresInEffectSince({ date })}
+      defaultsText={m.figuresDefaults()}
+      current={entry.figures}
+      currentLabel={m.figuresInEffectTitle({ state: name })}
+      scheduled={entry.scheduled.map((later) => ({
+        effectiveFrom: later.effectiveFrom,
+        value: later.figures,
+      }))}
+      laterLabel={(date) => m.figuresFrom({ date })}
+      rowsOf={rowsOf}
+    >
       <FiguresForm key={state} entry={entry} />
-    </Stack>
+    </DatedSettings>
   );
 }

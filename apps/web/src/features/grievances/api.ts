@@ -18,6 +18,13 @@ import type {
   holidayListResponseSchema,
   holidayResponseSchema,
 } from '@bmet/shared/schemas/grievance';
+import type {
+  deskRulesResponseSchema,
+  PutDeskRulesBody,
+  StateDeskRules,
+  stateDeskRulesResponseSchema,
+} from '@bmet/shared/schemas/desk-rules';
+import type { State } from '@bmet/shared/constants';
 import type { adminEmailsResponseSchema } from '@bmet/shared/schemas/password';
 import type { SortOrder } from '@bmet/shared/schemas/sort';
 import type { z } from 'zod';
@@ -48,6 +55,7 @@ export const grievanceKeys = {
   detail: (id: string) => ['grievances', 'detail', id] as const,
   holidays: (year: number) => ['grievances', 'holidays', year] as const,
   officer: ['grievances', 'officer'] as const,
+  rules: ['grievances', 'rules'] as const,
 };
 
 const search = (params: Record<string, string | number | undefined>) => {
@@ -235,4 +243,34 @@ export function useAttachmentDownload(id: string) {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   };
+}
+
+/** Every state's grievance and SOS rules, today and saved for later days (30 small entries). */
+export function useDeskRules() {
+  return useQuery({
+    queryKey: grievanceKeys.rules,
+    queryFn: ({ signal }) =>
+      apiRequest<typeof deskRulesResponseSchema>('GET', '/desk-rules', { signal }).then((r) => r.data),
+  });
+}
+
+/**
+ * Saves a state's rules from a day on; the answer replaces its entry, and the desk's lists are
+ * asked again, since deadlines may have moved.
+ */
+export function useSaveDeskRules(state: State) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: PutDeskRulesBody) =>
+      apiRequest<typeof stateDeskRulesResponseSchema>('PUT', `/desk-rules/${encodeURIComponent(state)}`, {
+        body,
+      }).then((r) => r.data),
+    onSuccess: (entry) => {
+      client.setQueryData<StateDeskRules[]>(grievanceKeys.rules, (all) =>
+        all?.map((other) => (other.state === entry.state ? entry : other)),
+      );
+      void client.invalidateQueries({ queryKey: ['grievances', 'list'] });
+      void client.invalidateQueries({ queryKey: ['grievances', 'detail'] });
+    },
+  });
 }

@@ -25,6 +25,7 @@ import {
   useHolidays,
   useSetGrievanceOfficer,
 } from './api';
+import { DeskRulesSection } from './desk-rules-section';
 
 const NATIONAL = '';
 const whereLabel = (state: State | null) => (state ? stateLabel(state) : m.grievanceHolidayNational());
@@ -226,7 +227,7 @@ function Officer() {
   );
 }
 
-/** `/grievances/settings`, for admins: the holidays deadlines skip, and the grievance officer. */
+/** `/grievances/settings`, for admins: the grievance officer, each state's rules, and the holidays deadlines skip. */
 export function GrievanceSettings() {
   return (
     <Stack>
@@ -239,6 +240,7 @@ export function GrievanceSettings() {
         <Section title={m.grievanceOfficerTitle()}>
           <Officer />
         </Section>
+        <DeskRulesSection />
         <Holidays />
       </Page>
     </Stack>
