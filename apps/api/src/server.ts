@@ -170,6 +170,7 @@ async function main() {
     mailer: reminderMailer,
     appUrl: config.mail.appUrl,
     log: app.log,
+    bus: locationBus,
   });
 
   // The grievance officer hears of grievances due within a day and overdue, within minutes.

@@ -1,4 +1,5 @@
 import type { Db } from '../../db/client';
+import type { LocationBus } from '../../infra/location-bus';
 import type { Mailer } from '../../infra/mailer';
 import { sendExpiryReminders } from './reminders';
 
@@ -32,15 +33,18 @@ export function scheduleExpiryReminders(options: {
   mailer: Pick<Mailer, 'send'>;
   appUrl: string;
   log: ScheduleLog;
+  bus?: Pick<LocationBus, 'publishAlert'>;
 }): { stop: () => Promise<void> } {
-  const { db, mailer, appUrl, log } = options;
+  const { db, mailer, appUrl, log, bus } = options;
   let running: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
 
   const run = () => {
-    running = sendExpiryReminders(db, mailer, { appUrl })
+    running = sendExpiryReminders(db, mailer, { appUrl, bus })
       .then((result) => {
         if (!result) return;
+        if (result.inboxWarning)
+          log.warn({ err: result.inboxWarning }, 'could not push the reminders to the open inboxes');
         for (const sent of result.sent)
           log.info({ to: sent.to, documents: sent.documents.length }, 'expiry reminder sent');
         for (const failed of result.failed)

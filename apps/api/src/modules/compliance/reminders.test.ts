@@ -7,6 +7,7 @@ import type { Db } from '../../db/client';
 import { accounts, documentExpiryReminders, driverChecks, notifications } from '../../db/schema';
 import { buildDocumentRow, createAccount, createDriver, insertDocuments } from '../../seed/factories';
 import { inLanguage } from '../../infra/language';
+import { createInProcessLocationBus, type AlertNotice } from '../../infra/location-bus';
 import { createMailer, type Mail, type Mailer } from '../../infra/mailer';
 import { indianToday } from '../../lib/ist-days';
 import { getTestDatabase } from '../../../test/test-database';
@@ -149,12 +150,16 @@ async function remindersOf(driverIds: string[]) {
 
 describe('sendExpiryReminders', () => {
   let w: World;
+  // What the run announces to the open inboxes, on every instance.
+  const bus = createInProcessLocationBus();
+  const announced: AlertNotice[] = [];
+  bus.subscribeAlerts((notice) => announced.push(notice));
   beforeAll(async () => {
     w = await createWorld();
   });
 
   it('mails each franchise and city dealer one list of its own drivers, in its language', async () => {
-    const run = await sendExpiryReminders(db, mailer, { appUrl: APP_URL });
+    const run = await sendExpiryReminders(db, mailer, { appUrl: APP_URL, bus });
     expect(run).not.toBeNull();
     const mailTo = async (who: { email: string }) => receiver.waitForMail(who.email);
 
@@ -241,8 +246,16 @@ describe('sendExpiryReminders', () => {
     ]);
     expect(await inboxOf(w.dealerA.id)).toHaveLength(4);
     expect(await inboxOf(w.closed.id)).toEqual([]);
-    await sendExpiryReminders(db, mailer, { appUrl: APP_URL });
+    // Pushed to the tabs open on them, once: a later run tells no one again.
+    const told = announced.flatMap((notice) => (notice.kind === 'inbox' ? notice.accountIds : []));
+    expect(told).toEqual(expect.arrayContaining([w.franchiseA1.id, w.dealerA.id, w.franchiseB1.id]));
+    expect(told).not.toContain(w.closed.id);
+    announced.length = 0;
+    await sendExpiryReminders(db, mailer, { appUrl: APP_URL, bus });
     expect(await inboxOf(w.dealerA.id)).toHaveLength(4);
+    expect(announced.flatMap((notice) => (notice.kind === 'inbox' ? notice.accountIds : []))).not.toContain(
+      w.dealerA.id,
+    );
   });
 
   it('records the smallest threshold that applies with the larger ones, so nothing is mailed twice', async () => {

@@ -9,6 +9,7 @@ import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { documentExpiryReminders } from '../../db/schema';
 import { inLanguage } from '../../infra/language';
+import type { LocationBus } from '../../infra/location-bus';
 import type { Mail, Mailer } from '../../infra/mailer';
 import { indianToday } from '../../lib/ist-days';
 import { notifyAccounts } from '../notifications/repository';
@@ -38,6 +39,8 @@ export type ReminderRun = {
   today: string;
   sent: { to: string; documents: DueDocument[] }[];
   failed: { to: string; documents: number; error: string }[];
+  /** Why the inboxes' news could not be pushed (they show it when next opened), or null. */
+  inboxWarning: string | null;
 };
 
 /** The smallest threshold (1, 7 or 30) that `daysLeft` falls within, as SQL. */
@@ -114,7 +117,11 @@ async function recordReminders(tx: Db, records: Reminder[]): Promise<Set<string>
  * expiry gets the 7-day reminder, and never the 30-day one after it. Only what this transaction
  * inserted is answered, so even without the lock no reminder would be claimed twice.
  */
-async function claimReminders(db: Db, today: string, claimedAt: Date): Promise<Claim[] | null> {
+async function claimReminders(
+  db: Db,
+  today: string,
+  claimedAt: Date,
+): Promise<{ claims: Claim[]; told: string[] } | null> {
   return db.transaction(async (transaction) => {
     const tx = transaction as unknown as Db;
     const [lock] = rowsOf(await tx.execute(sql`select pg_try_advisory_xact_lock(${REMINDER_LOCK}) as taken`));
@@ -157,7 +164,7 @@ async function claimReminders(db: Db, today: string, claimedAt: Date): Promise<C
       claims.set(item.recipient.id, claim);
     }
     // The same reminders in the recipients' inboxes, kept there whether the mail goes or not.
-    await notifyAccounts(
+    const told = await notifyAccounts(
       tx,
       [...claims.values()].flatMap((claim) =>
         claim.documents.map((document) => ({
@@ -176,7 +183,7 @@ async function claimReminders(db: Db, today: string, claimedAt: Date): Promise<C
         })),
       ),
     );
-    return [...claims.values()];
+    return { claims: [...claims.values()], told };
   });
 }
 
@@ -261,13 +268,20 @@ async function releaseClaim(db: Db, recipientId: string, claimedAt: Date, failur
 export async function sendExpiryReminders(
   db: Db,
   mailer: Pick<Mailer, 'send'>,
-  options: { appUrl: string; today?: string },
+  options: { appUrl: string; today?: string; bus?: Pick<LocationBus, 'publishAlert'> },
 ): Promise<ReminderRun | null> {
   const today = options.today ?? indianToday();
   const claimedAt = new Date();
-  const claims = await claimReminders(db, today, claimedAt);
-  if (!claims) return null;
-  const run: ReminderRun = { today, sent: [], failed: [] };
+  const claimed = await claimReminders(db, today, claimedAt);
+  if (!claimed) return null;
+  const { claims, told } = claimed;
+  const run: ReminderRun = { today, sent: [], failed: [], inboxWarning: null };
+  // The inboxes told are pushed live to their open tabs, on every instance.
+  if (told.length > 0 && options.bus) {
+    await options.bus.publishAlert({ kind: 'inbox', accountIds: told }).catch((error: unknown) => {
+      run.inboxWarning = messageOf(error);
+    });
+  }
   for (const claim of claims) {
     try {
       await mailer.send(reminderMail(claim, options.appUrl));
