@@ -4,6 +4,7 @@ import {
   authHeader,
   expect,
   fetchDrivers,
+  openStreams,
   signInThroughApi,
   test,
   type ListedDriver,
@@ -444,6 +445,8 @@ test.describe('driver dashboard as admin', () => {
     await expect(info.getByTestId('position-age')).toContainText(coordinates(moved), { timeout: 30_000 });
     await expect(info.getByTestId('follow-mode')).toHaveText('Live');
     await expect(info.getByTestId('position-age')).toContainText(/just now|\d+ s ago/);
+    // The tab's one stream carries the driver's positions beside the alerts and the inbox.
+    await expect.poll(() => openStreams(page)).toEqual([`/api/sos/stream?drivers=${driver.id}`]);
     await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
       true,

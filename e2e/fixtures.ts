@@ -99,15 +99,31 @@ const isStream = (url: string) => new URL(url).pathname.endsWith('/stream');
 
 /** The requests of each page still waiting for their answer, streams left out. */
 const inFlight = new WeakMap<Page, Set<Request>>();
+/** The streams each page holds open. */
+const streamsOf = new WeakMap<Page, Set<Request>>();
 
 function followRequests(page: Page) {
   const open = new Set<Request>();
+  const streams = new Set<Request>();
   inFlight.set(page, open);
+  streamsOf.set(page, streams);
   page.on('request', (request) => {
-    if (!isStream(request.url())) open.add(request);
+    (isStream(request.url()) ? streams : open).add(request);
   });
-  page.on('requestfinished', (request) => open.delete(request));
-  page.on('requestfailed', (request) => open.delete(request));
+  const ended = (request: Request) => {
+    open.delete(request);
+    streams.delete(request);
+  };
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+}
+
+/** The streams a page holds open, as their paths and queries: a tab keeps one. */
+export function openStreams(page: Page): string[] {
+  return [...(streamsOf.get(page) ?? [])].map((request) => {
+    const url = new URL(request.url());
+    return decodeURIComponent(`${url.pathname}${url.search}`);
+  });
 }
 
 /**

@@ -1,5 +1,14 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { authHeader, expect, ROLES, signInThroughApi, test, type Role, type Session } from './fixtures';
+import {
+  authHeader,
+  expect,
+  openStreams,
+  ROLES,
+  signInThroughApi,
+  test,
+  type Role,
+  type Session,
+} from './fixtures';
 import { screenTitle } from './routes';
 
 const NETWORK = { timeout: 20_000 };
@@ -171,6 +180,8 @@ test.describe('fleet map, live', () => {
       /Live · (just now|\d+ s ago)/,
       NETWORK,
     );
+    // The tab's one stream carries the fleet beside the alerts and the inbox.
+    await expect.poll(() => openStreams(page)).toEqual(['/api/sos/stream?fleet=true']);
     const after = (await card.boundingBox())!;
     // North is up and east is right: the card (and the car under it) moved up and to the right.
     expect(after.x - before.x).toBeGreaterThan(30);

@@ -141,11 +141,11 @@ async function live() {
     `Live: ${DRIVERS} drivers followed in ${((performance.now() - started) / 1000).toFixed(1)} s${synced ? '' : ' (not all)'}`,
   );
 
-  // The fleet map's stream: each car's new position, as the map receives it.
+  // The fleet map tab's stream: each car's new position, as the map receives it.
   const positionSeen = new Map<string, number>();
   const fleet = new AbortController();
   void (async () => {
-    const response = await fetch(`${console_.server.baseUrl}/api/fleet/stream`, {
+    const response = await fetch(`${console_.server.baseUrl}/api/sos/stream?fleet=true`, {
       headers: console_.headers,
       signal: fleet.signal,
     });

@@ -64,22 +64,30 @@ export async function controlRoomSessions(db: Db, tabs: number): Promise<string[
   return sessions;
 }
 
-/** The SOS banner's stream of one tab: calls `onRaised` with the driver of each alert raised. */
-export async function openSosStream(
+/**
+ * A tab's one stream (`query` asks for the positions it shows): calls `on.raised` with the driver
+ * of each alert raised, and `on.location` with each position.
+ */
+export async function openTabStream(
   baseUrl: string,
   authorization: string,
-  onRaised: (driverId: string) => void,
+  on: { raised: (driverId: string) => void; location?: (driverId: string, at: string) => void },
+  query = '',
 ): Promise<() => void> {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/sos/stream`, {
+  const response = await fetch(`${baseUrl}/api/sos/stream${query}`, {
     headers: { authorization, accept: 'text/event-stream' },
     signal: controller.signal,
   });
-  if (!response.ok || !response.body) throw new Error(`SOS stream answered ${response.status}`);
+  if (!response.ok || !response.body) throw new Error(`the tab's stream answered ${response.status}`);
   void readServerSentEvents(response, (event, data) => {
+    if (event === 'location' && on.location) {
+      const position = JSON.parse(data) as { driverId: string; at: string };
+      on.location(position.driverId, position.at);
+    }
     if (event !== 'sos') return;
     const notice = JSON.parse(data) as { kind: string; alert: { driverId: string | null } };
-    if (notice.kind === 'raised' && notice.alert.driverId) onRaised(notice.alert.driverId);
+    if (notice.kind === 'raised' && notice.alert.driverId) on.raised(notice.alert.driverId);
   });
   return () => controller.abort();
 }

@@ -27,8 +27,7 @@ import { sql } from 'drizzle-orm';
 import { generateDeviceToken } from '../src/modules/driver-locations/device-tokens';
 import { insertDeviceTokens, openBenchDatabase, prepare, rowsOf, sendPosition } from './bench-data';
 import { startServer } from './bench-server';
-import { readServerSentEvents } from './server-sent-events';
-import { controlRoomSessions, createSosTally, openSosStream } from './live-sos';
+import { controlRoomSessions, createSosTally, openTabStream } from './live-sos';
 import { writeResults } from './results';
 
 const DRIVERS = Number(process.env.BENCH_LIVE_DRIVERS ?? 10_000);
@@ -64,27 +63,6 @@ async function setUp(url: string | undefined) {
   const sessions = await controlRoomSessions(db, Math.min(DASHBOARDS, phones.length));
   await database.close();
   return { phones, sessions, kind: database.kind };
-}
-
-type Stream = { driverId: string; close: () => void };
-
-/** A dashboard's live stream, read as the web app reads it (fetch, then Server-Sent Events). */
-async function openStream(
-  baseUrl: string,
-  driverId: string,
-  authorization: string,
-  onLocation: (driverId: string, at: string) => void,
-): Promise<Stream> {
-  const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/drivers/location/${driverId}/stream`, {
-    headers: { authorization, accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
-  if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-  void readServerSentEvents(response, (event, data) => {
-    if (event === 'location') onLocation(driverId, (JSON.parse(data) as { at: string }).at);
-  });
-  return { driverId, close: () => controller.abort() };
 }
 
 /**
@@ -140,34 +118,28 @@ async function main() {
     (report.measured ? delivered : deliveredInWarmUp).push(Date.now() - report.sent);
   };
   try {
-    const streams: Stream[] = [];
-    for (let i = 0; i < Math.min(DASHBOARDS, phones.length); i += 100) {
-      const batch = phones.slice(i, Math.min(i + 100, DASHBOARDS));
+    // Each dashboard's tab holds one stream: its driver's positions, and the SOS banner's alerts.
+    const tabs = Math.min(DASHBOARDS, phones.length);
+    const sos = createSosTally(tabs);
+    const streams: (() => void)[] = [];
+    for (let i = 0; i < tabs; i += 100) {
+      const batch = phones.slice(i, Math.min(i + 100, tabs));
       streams.push(
         ...(await Promise.all(
           batch.map((phone, k) => {
             watched.add(phone.driverId);
-            return openStream(server.baseUrl, phone.driverId, sessions[i + k]!, onLocation);
+            return openTabStream(
+              server.baseUrl,
+              sessions[i + k]!,
+              { raised: (driverId) => sos.delivered(i + k, driverId), location: onLocation },
+              `?drivers=${phone.driverId}`,
+            );
           }),
         )),
       );
     }
-    // The SOS banner of each tab, on the same session.
-    const sos = createSosTally(streams.length);
-    const sosStreams: (() => void)[] = [];
-    for (let i = 0; i < streams.length; i += 100) {
-      sosStreams.push(
-        ...(await Promise.all(
-          sessions
-            .slice(i, Math.min(i + 100, streams.length))
-            .map((authorization, k) =>
-              openSosStream(server.baseUrl, authorization, (driverId) => sos.delivered(i + k, driverId)),
-            ),
-        )),
-      );
-    }
     console.log(
-      `${streams.length} dashboards open, each with the SOS banner's stream; ${phones.length} phones report every ${INTERVAL_S} s for ${SECONDS} s.`,
+      `${streams.length} dashboards open, each tab with one stream (its driver's positions and the SOS banner's alerts); ${phones.length} phones report every ${INTERVAL_S} s for ${SECONDS} s.`,
     );
     // The phones that press the panic button, once each, from the end of the list.
     let pressed = 0;
@@ -257,8 +229,7 @@ async function main() {
     // A last moment for the pushes still on their way.
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     const lost = sentAt.size;
-    for (const stream of streams) stream.close();
-    for (const close of sosStreams) close();
+    for (const close of streams) close();
     const sosFigures = sos.figures();
     const serverSide = reportsWithin(
       bounds,

@@ -3,29 +3,115 @@ import { followEventStream } from './event-stream';
 
 /**
  * The one live stream a signed-in tab keeps for what concerns its staff member wherever they are:
- * SOS alerts (`open`, `sos`) and news of their inbox (`inbox`). The banner, the control room and
- * the inbox each listen to it; it opens with the first listener and closes with the last, so a
- * tab holds one stream however many of them are shown (the streams per account are capped).
+ * SOS alerts (`open`, `sos`), news of their inbox (`inbox`), and the positions the tab shows (the
+ * fleet map's `positions`, `gone` and `refresh`; a driver's `location`). The banner, the control
+ * room, the inbox, the fleet map and the driver maps each listen to it; it opens with the first
+ * listener and closes with the last, so a tab holds one stream however many of them are shown
+ * (the streams per account are capped). When the positions wanted change, the stream is opened
+ * again asking for them; every stream starts with `open`, after which the fleet map loads the
+ * whole fleet.
  */
 type Listener = (event: EventSourceMessage) => void;
+export type TabStreamStatus = 'connecting' | 'live' | 'down';
 
-const listeners = new Set<Listener>();
-let following: AbortController | null = null;
+export type TabStreamWants = {
+  /** The fleet of the caller's scope. */
+  fleet?: boolean;
+  /** Some drivers' positions. */
+  driverIds?: readonly string[];
+  /** Hears whether the stream is up (positions are polled while it is down). */
+  onStatus?: (status: TabStreamStatus) => void;
+};
 
-export function listenToTabStream(listener: Listener): () => void {
-  listeners.add(listener);
-  if (!following) {
-    const controller = new AbortController();
-    following = controller;
-    followEventStream('/sos/stream', controller.signal, (event) => {
-      for (const each of [...listeners]) each(event);
-    });
+/** The server carries the positions of at most this many drivers on a tab's stream. */
+const MAX_DRIVERS = 10;
+
+const subscriptions = new Map<Listener, TabStreamWants>();
+/** Drivers the server refused (no longer in scope): asked for no more while wanted. */
+const refused = new Set<string>();
+let following: { controller: AbortController; path: string } | null = null;
+let status: TabStreamStatus = 'connecting';
+let fresh = false;
+let scheduled = false;
+
+function pathOf(): string {
+  let fleet = false;
+  const drivers = new Set<string>();
+  for (const wants of subscriptions.values()) {
+    if (wants.fleet) fleet = true;
+    for (const id of wants.driverIds ?? []) if (!refused.has(id)) drivers.add(id);
   }
-  return () => {
-    listeners.delete(listener);
-    if (listeners.size === 0 && following) {
-      following.abort();
+  const query = new URLSearchParams();
+  if (fleet) query.set('fleet', 'true');
+  if (drivers.size > 0) query.set('drivers', [...drivers].sort().slice(0, MAX_DRIVERS).join(','));
+  const text = query.toString();
+  return text ? `/sos/stream?${text}` : '/sos/stream';
+}
+
+/** A listener whose drivers were all refused is told the stream is down for it: its map polls. */
+const statusFor = (wants: TabStreamWants, next: TabStreamStatus): TabStreamStatus =>
+  wants.driverIds?.length && wants.driverIds.every((id) => refused.has(id)) ? 'down' : next;
+
+function setStatus(next: TabStreamStatus) {
+  status = next;
+  for (const wants of [...subscriptions.values()]) wants.onStatus?.(statusFor(wants, next));
+}
+
+/** Opens the stream the listeners need now, once the listeners of this moment have all joined. */
+function reconcile() {
+  if (scheduled) return;
+  scheduled = true;
+  queueMicrotask(() => {
+    scheduled = false;
+    if (subscriptions.size === 0) {
+      following?.controller.abort();
       following = null;
+      refused.clear();
+      return;
     }
+    const path = pathOf();
+    if (following && following.path === path && !fresh) return;
+    fresh = false;
+    following?.controller.abort();
+    const controller = new AbortController();
+    following = { controller, path };
+    setStatus('connecting');
+    followEventStream(
+      path,
+      controller.signal,
+      (event) => {
+        for (const listener of [...subscriptions.keys()]) listener(event);
+      },
+      (next) => setStatus(next),
+      () => {
+        // A driver asked for left the caller's scope: the stream goes on without the drivers.
+        if (!path.includes('drivers=')) return false;
+        for (const wants of subscriptions.values()) for (const id of wants.driverIds ?? []) refused.add(id);
+        controller.abort();
+        if (following?.controller === controller) following = null;
+        reconcile();
+        return true;
+      },
+    );
+  });
+}
+
+/**
+ * Listens to the tab's stream, asking for the positions `wants` names; answers the function that
+ * stops listening. A listener that wants positions gets a stream of its own start (with the
+ * current positions), even when the positions were asked for already.
+ */
+export function listenToTabStream(listener: Listener, wants: TabStreamWants = {}): () => void {
+  subscriptions.set(listener, wants);
+  if (wants.fleet || (wants.driverIds?.length ?? 0) > 0) fresh = true;
+  if (following && wants.onStatus) wants.onStatus(statusFor(wants, status));
+  reconcile();
+  return () => {
+    subscriptions.delete(listener);
+    for (const id of wants.driverIds ?? []) {
+      const stillWanted = [...subscriptions.values()].some((other) => other.driverIds?.includes(id));
+      if (!stillWanted) refused.delete(id);
+    }
+    reconcile();
   };
 }

@@ -63,6 +63,11 @@ export const calendarDaySchema = (invalid: () => string) => withinCalendar(z.iso
 export const momentSchema = (invalid?: () => string) =>
   withinCalendar(z.iso.datetime(invalid ? { offset: true, error: invalid } : { offset: true }));
 
+/** A query parameter that is `true` or `false`, as a boolean. */
+export const booleanQuerySchema = z
+  .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
+  .transform((value) => value === 'true');
+
 export const idParamSchema = z.object({ id: z.uuid({ error: () => m.notValidId() }) });
 
 export const messageResponseSchema = envelope(z.object({ message: z.string() }));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DRIVER_SORTS, sortShape } from './sort';
 import { m } from '../paraglide/messages.js';
 import { CAR_TYPES, DOCUMENT_STATUSES, STATES, STORED_DOCUMENT_KEYS } from '../constants';
-import { envelope, listTotalShape, momentSchema } from './common';
+import { booleanQuerySchema as booleanQuery, envelope, listTotalShape, momentSchema } from './common';
 import { DRIVER_CHECK_KINDS } from '../driver-check-rules';
 import { CHECK_PROBLEMS } from '../check-status';
 import { VEHICLE_PROBLEMS } from '../vehicle-rules';
@@ -66,10 +66,6 @@ export const driverSchema = z.object({
   compliance: complianceSchema.optional(),
 });
 export type Driver = z.infer<typeof driverSchema>;
-
-const booleanQuery = z
-  .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
-  .transform((value) => value === 'true');
 
 /** List query of every list endpoint of drivers: search, page size and the cursor of the next page. */
 export const driverListQuerySchema = z.object({

@@ -8,7 +8,7 @@ import {
   SOS_SOURCES,
   SOS_STATUSES,
 } from '../sos-rules';
-import { calendarDaySchema, envelope, listTotalShape, momentSchema } from './common';
+import { booleanQuerySchema, calendarDaySchema, envelope, listTotalShape, momentSchema } from './common';
 import { sortShape } from './sort';
 
 export const SOS_SORTS = ['raisedAt'] as const;
@@ -131,3 +131,24 @@ export const updateSosBodySchema = z.strictObject({
 
 /** What the driver app is answered: the alert's number, to show on the phone. */
 export const deviceSosResponseSchema = envelope(z.object({ id: z.uuid(), number: z.string() }));
+
+/** A tab carries the positions of at most this many drivers on its stream (the control room's open alerts). */
+export const TAB_STREAM_MAX_DRIVERS = 10;
+
+/**
+ * `GET /api/sos/stream`: a tab's one stream carries its alerts and inbox, and the positions it
+ * shows: the fleet of the caller's scope (`fleet=true`), or some drivers' (`drivers`, ids by commas).
+ */
+export const tabStreamQuerySchema = z.object({
+  fleet: booleanQuerySchema.optional(),
+  drivers: z
+    .string()
+    .max(2_000)
+    .transform((value) => [...new Set(value.split(',').filter(Boolean))])
+    .pipe(
+      z.array(z.uuid({ error: () => m.notValidId() })).max(TAB_STREAM_MAX_DRIVERS, {
+        error: () => m.tooManyStreamDrivers({ count: TAB_STREAM_MAX_DRIVERS }),
+      }),
+    )
+    .optional(),
+});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CAR_TYPES, STATES, TRIP_STATUSES } from '../constants';
 import { m } from '../paraglide/messages.js';
-import { envelope, withinCalendar } from './common';
+import { booleanQuerySchema as booleanQuery, envelope, withinCalendar } from './common';
 import { sortShape, TRIP_SORTS } from './sort';
 
 const timestamp = z.string();
@@ -42,10 +42,6 @@ export const tripSchema = z.object({
   createdAt: timestamp,
 });
 export type Trip = z.infer<typeof tripSchema>;
-
-const booleanQuery = z
-  .enum(['true', 'false'], { error: () => m.mustBeTrueOrFalse() })
-  .transform((value) => value === 'true');
 
 /**
  * A bound of a period of trips: an ISO date-time with its offset, or a bare date (a whole day in

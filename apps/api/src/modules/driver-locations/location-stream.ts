@@ -48,9 +48,52 @@ export type StreamTerms = {
   owner?: { sessionId: string; accountId: string };
   /** The one driver the stream is about, if any: changes to that driver are checked at once. */
   driverId?: string;
+  /** The drivers whose positions a tab's stream carries: changes to them are checked at once. */
+  driverIds?: readonly string[];
   /** How much unread output a client may leave before it is dropped (default 256 KB). */
   maxBufferedBytes?: number;
 };
+
+/**
+ * One stream of several sources (a tab's alerts, its inbox and the positions it shows): each is
+ * attached, and if one refuses, those attached already are let go; they start in the order given,
+ * writing to the same stream, and are detached together.
+ */
+export function combineSources(...sources: StreamSource[]): StreamSource {
+  return {
+    async attach() {
+      const settled = await Promise.allSettled(sources.map((source) => source.attach()));
+      const attached = settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+      const refused = settled.find((result) => result.status === 'rejected');
+      if (refused) {
+        for (const each of attached) each.detach();
+        throw refused.reason;
+      }
+      return {
+        start(write) {
+          for (const each of attached) each.start(write);
+        },
+        detach() {
+          for (const each of attached) each.detach();
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The positions a tab's stream carries beside its alerts and inbox, where the tab shows them: the
+ * fleet of the caller's scope, and some drivers' (each in the caller's scope, or 404). Answers the
+ * sources, the drivers to watch for changes, and the check that those drivers stay in scope.
+ */
+export type TabPositions = (
+  request: FastifyRequest,
+  wants: { fleet: boolean; driverIds: readonly string[] },
+) => Promise<{
+  sources: StreamSource[];
+  driverIds: string[];
+  stillVisible: () => Promise<boolean>;
+}>;
 
 export type LocationStreams = {
   /**
@@ -76,6 +119,8 @@ export type LocationStreams = {
     source: StreamSource,
     terms: StreamTerms,
   ): Promise<void>;
+  /** A driver's positions as a source of a stream: the current one first, then each new one. */
+  driverSource(driverId: string, readCurrent: () => Promise<LocationEvent | null>): StreamSource;
   /** Ends every open stream (server shutdown). */
   endAll(): void;
   /** How many streams are open. */
@@ -84,6 +129,7 @@ export type LocationStreams = {
 
 type OpenStream = {
   driverId?: string;
+  driverIds?: readonly string[];
   owner?: { sessionId: string; accountId: string };
   end: () => void;
   recheck: () => void;
@@ -92,7 +138,8 @@ type OpenStream = {
 /** Whether an announced change may concern a stream (account changes move scopes: all may). */
 function concerns(event: AccessEvent, stream: OpenStream): boolean {
   // A fleet stream has no driver of its own: its source follows drivers' changes itself.
-  if (event.kind === 'driver') return event.id === stream.driverId;
+  if (event.kind === 'driver')
+    return event.id === stream.driverId || Boolean(stream.driverIds?.includes(event.id));
   if (event.kind === 'session') return event.id === stream.owner?.sessionId;
   return true;
 }
@@ -184,7 +231,14 @@ export function createLocationStreams(
     request: FastifyRequest,
     reply: FastifyReply,
     source: StreamSource,
-    { expiresAt, stillAllowed, owner, driverId, maxBufferedBytes = MAX_BUFFERED_BYTES }: StreamTerms,
+    {
+      expiresAt,
+      stillAllowed,
+      owner,
+      driverId,
+      driverIds,
+      maxBufferedBytes = MAX_BUFFERED_BYTES,
+    }: StreamTerms,
   ): Promise<void> {
     // The slot is taken before the first await, so that parallel opens cannot pass the cap.
     if (owner && (perSession.get(owner.sessionId) ?? 0) >= MAX_STREAMS_PER_SESSION) {
@@ -283,7 +337,7 @@ export function createLocationStreams(
       Math.round(heartbeatMs * (0.5 + Math.random() / 2)),
     );
 
-    open.set(end, { driverId, owner, end, recheck });
+    open.set(end, { driverId, driverIds, owner, end, recheck });
     raw.on('close', end);
     raw.on('error', end);
     // A client that left while the stream was being prepared has already closed its side.
@@ -318,6 +372,8 @@ export function createLocationStreams(
     open(request, reply, { readCurrent, ...terms }) {
       return serve(request, reply, driverSource(terms.driverId, readCurrent), terms);
     },
+
+    driverSource,
 
     serve,
   };

@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { AppError } from '@bmet/shared/errors';
+import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import { idParamSchema } from '@bmet/shared/schemas/common';
 import {
@@ -21,7 +22,7 @@ import type { LocationBus } from '../../infra/location-bus';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
-import { createLocationStreams, HEARTBEAT_MS } from './location-stream';
+import { createLocationStreams, HEARTBEAT_MS, type TabPositions } from './location-stream';
 import { fleetRoutes } from '../fleet/routes';
 import { sosRoutes } from '../sos/routes';
 import { createFleetHub } from '../fleet/fleet-stream';
@@ -159,7 +160,37 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
     onError: (error) => app.log.warn({ err: error }, 'could not read the drivers of a fleet update'),
   });
   await app.register(fleetRoutes, { db, streams, hub, idTokenExpiry });
-  await app.register(sosRoutes, { db, bus: locationBus, streams, idTokenExpiry });
+
+  const readCurrentOf = (request: FastifyRequest, driverId: string) => async () => {
+    const now = await findVisibleDriver(db, currentUser(request), driverId);
+    return now ? toLocationEvent(now) : null;
+  };
+  const tabPositions: TabPositions = async (request, wants) => {
+    const caller = currentUser(request);
+    if (
+      (wants.fleet && !can(caller, ['fleet', 'view'])) ||
+      (wants.driverIds.length > 0 && !can(caller, ['drivers', 'view']))
+    )
+      throw new AppError('FORBIDDEN', m.forbidden());
+    const drivers = await Promise.all(wants.driverIds.map((id) => visibleDriverOr404(request, id)));
+    const driverIds = [...new Set(drivers.map((driver) => driver.id))];
+    return {
+      sources: [
+        ...(wants.fleet ? [hub.source(caller)] : []),
+        ...driverIds.map((id) => streams.driverSource(id, readCurrentOf(request, id))),
+      ],
+      driverIds,
+      stillVisible: async () => {
+        const checks = await Promise.all(
+          driverIds.map((driverId) =>
+            checkStream({ sessionId: caller.sessionId, accountId: caller.id, driverId }),
+          ),
+        );
+        return checks.every(Boolean);
+      },
+    };
+  };
+  await app.register(sosRoutes, { db, bus: locationBus, streams, idTokenExpiry, tabPositions });
 
   async function visibleDriverOr404(request: FastifyRequest, driverId: string) {
     const driver = await findVisibleDriver(db, currentUser(request), driverId);
@@ -218,10 +249,7 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
       await streams.open(request, reply, {
         driverId: driver.id,
         owner: { sessionId: owner.sessionId, accountId: owner.id },
-        readCurrent: async () => {
-          const now = await findVisibleDriver(db, currentUser(request), driver.id);
-          return now ? toLocationEvent(now) : null;
-        },
+        readCurrent: readCurrentOf(request, driver.id),
         expiresAt: idTokenExpiry(request),
         stillAllowed: () => {
           const user = currentUser(request);

@@ -10,6 +10,7 @@ import {
   deviceSosResponseSchema,
   sosAlertResponseSchema,
   sosListQuerySchema,
+  tabStreamQuerySchema,
   sosListResponseSchema,
   updateSosBodySchema,
 } from '@bmet/shared/schemas/sos';
@@ -21,7 +22,8 @@ import { findActiveSession } from '../../lib/sessions';
 import { currentUser } from '../../plugins/authentication';
 import { EVENT_STREAM_CONTENT } from '../../plugins/openapi';
 import { hashDeviceToken } from '../driver-locations/device-tokens';
-import type { LocationStreams } from '../driver-locations/location-stream';
+import { combineSources, type LocationStreams, type TabPositions } from '../driver-locations/location-stream';
+import { FLEET_MAX_BUFFERED_BYTES } from '../fleet/fleet-stream';
 import { findActiveDevices, type ActiveDevice } from '../driver-locations/repository';
 import { registerSosExport } from './export';
 import {
@@ -41,6 +43,8 @@ export type SosRoutesOptions = {
   streams: LocationStreams;
   /** When the caller's ID token expires (ms since the epoch). */
   idTokenExpiry: (request: FastifyRequest) => number;
+  /** The positions a tab's stream carries where the tab shows them (the fleet, some drivers). */
+  tabPositions: TabPositions;
 };
 
 const TAGS = ['sos'];
@@ -61,7 +65,7 @@ function deviceToken(request: FastifyRequest): string | null {
  */
 export const sosRoutes: FastifyPluginAsyncZod<SosRoutesOptions> = async (
   app,
-  { db, bus, streams, idTokenExpiry },
+  { db, bus, streams, idTokenExpiry, tabPositions },
 ) => {
   const hub = createSosHub({
     bus,
@@ -203,24 +207,36 @@ export const sosRoutes: FastifyPluginAsyncZod<SosRoutesOptions> = async (
       exposeHeadRoute: false,
       schema: {
         tags: TAGS,
-        summary: "The caller's SOS alerts as they happen (Server-Sent Events)",
+        summary: "A tab's one live stream: the caller's SOS alerts, inbox news, and the positions it shows",
         description:
           'text/event-stream: first `event: open` with every alert not yet resolved in the caller’s ' +
           'scope (oldest first), then `event: sos` with `{kind, alert}` for each alert raised, ' +
-          'changed or raised again (`reraised`: nobody acknowledged it within 60 s). A comment ' +
-          'every 20 s. It ends when the ID token expires and within a second of a revocation, and ' +
-          'counts toward the 10 streams of a session.',
-        response: errorResponses(400, 401, 403, 429),
+          'changed or raised again (`reraised`: nobody acknowledged it in the time its state ' +
+          'allows), and `event: inbox` when the caller’s inbox has news. With `fleet=true`, also the ' +
+          'fleet map’s events of `GET /api/fleet/stream` (`positions`, `gone`, `refresh`; load ' +
+          '`GET /api/fleet` once `open` arrives); with `drivers` (up to 10 ids, by commas), also ' +
+          '`event: location` for each of those drivers as `GET /api/drivers/location/{id}/stream` ' +
+          'sends it, the current position first (404 when one is not in the caller’s scope). A ' +
+          'comment every 20 s. It ends when the ID token expires, within a second of a revocation ' +
+          'or of a driver leaving the caller’s scope, and counts toward the 10 streams of a session.',
+        querystring: tabStreamQuerySchema,
+        response: errorResponses(400, 401, 403, 404, 429),
       },
     },
     async (request, reply) => {
       const viewer = currentUser(request);
-      await streams.serve(request, reply, hub.source(viewer), {
+      const positions = await tabPositions(request, {
+        fleet: request.query.fleet ?? false,
+        driverIds: request.query.drivers ?? [],
+      });
+      await streams.serve(request, reply, combineSources(hub.source(viewer), ...positions.sources), {
         owner: { sessionId: viewer.sessionId, accountId: viewer.id },
         expiresAt: idTokenExpiry(request),
+        driverIds: positions.driverIds,
+        ...(request.query.fleet ? { maxBufferedBytes: FLEET_MAX_BUFFERED_BYTES } : {}),
         stillAllowed: async () => {
           const session = await findActiveSession(db, viewer.sessionId, viewer.id);
-          return session !== null && session.role === viewer.role;
+          return session !== null && session.role === viewer.role && (await positions.stillVisible());
         },
       });
     },

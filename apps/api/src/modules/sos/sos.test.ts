@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
@@ -5,7 +6,13 @@ import { auditLog, sosAlerts } from '../../db/schema';
 import { createDriver, createTrip } from '../../seed/factories';
 import { authHeader } from '../../../test/test-app';
 import { startMailReceiver } from '../../../test/mail-receiver';
-import { createScope, issueDeviceToken, SseReader, useLocationTestApp } from '../../../test/location-support';
+import {
+  createScope,
+  issueDeviceToken,
+  reportLocation,
+  SseReader,
+  useLocationTestApp,
+} from '../../../test/location-support';
 import { createMailer } from '../../infra/mailer';
 import { indianToday } from '../../lib/ist-days';
 import { reraiseAlerts } from './reraise';
@@ -34,9 +41,9 @@ const raiseFromPhone = (deviceToken: string, body: Record<string, unknown> = { l
     payload: body,
   });
 
-async function openSosStream(token: string) {
+async function openSosStream(token: string, query = '') {
   const controller = new AbortController();
-  const response = await fetch(`${t.baseUrl}/api/sos/stream`, {
+  const response = await fetch(`${t.baseUrl}/api/sos/stream${query}`, {
     headers: authHeader(token),
     signal: controller.signal,
   });
@@ -111,6 +118,46 @@ describe("the driver's panic button", () => {
     expect(Object.keys(sister.data)).toContain(id);
     const stranger = await as(s.otherFranchise.token, 'GET', `/api/sos/${id}`);
     expect(stranger.statusCode).toBe(404);
+  });
+});
+
+describe("a tab's one stream", () => {
+  it("carries the positions of the drivers it shows, each in the caller's scope", async () => {
+    const device = await issueDeviceToken(t.app, s.admin.token, s.driver.id);
+    const stream = await openSosStream(s.franchise.token, `?drivers=${s.driver.id}`);
+    expect(stream.response.status).toBe(200);
+    await nextOf(stream, 'open');
+    // The current position first, then each one reported.
+    expect(await nextOf(stream, 'location')).toMatchObject({ driverId: s.driver.id, lat: 19.076 });
+    const reported = await reportLocation(t.app, device.token, { lat: 19.1, long: 72.9 });
+    expect(reported.statusCode, reported.body).toBe(204);
+    expect(await nextOf(stream, 'location')).toMatchObject({ driverId: s.driver.id, lat: 19.1, long: 72.9 });
+    // And its alerts all along.
+    await raiseFromPhone(device.token);
+    expect(await nextOf(stream, 'sos')).toMatchObject({ kind: 'raised', alert: { driverId: s.driver.id } });
+    stream.abort();
+
+    const stranger = await openSosStream(s.otherFranchise.token, `?drivers=${s.driver.id}`);
+    expect(stranger.response.status).toBe(404);
+    const tooMany = await openSosStream(
+      s.admin.token,
+      `?drivers=${Array.from({ length: 11 }, () => randomUUID()).join(',')}`,
+    );
+    expect(tooMany.response.status).toBe(400);
+    expect(JSON.stringify(await tooMany.response.json())).toContain('at most 10 drivers');
+  });
+
+  it("carries the fleet of the caller's scope with fleet=true, and no other's", async () => {
+    const device = await issueDeviceToken(t.app, s.admin.token, s.sisterDriver.id);
+    const dealer = await openSosStream(s.dealer.token, '?fleet=true');
+    const other = await openSosStream(s.otherDealer.token, '?fleet=true');
+    for (const stream of [dealer, other]) await nextOf(stream, 'open');
+    await reportLocation(t.app, device.token, { lat: 19.2, long: 72.95 });
+    const positions = (await nextOf(dealer, 'positions')) as { id: string; lat: number }[];
+    expect(positions).toContainEqual(expect.objectContaining({ id: s.sisterDriver.id, lat: 19.2 }));
+    await expect(nextOf(other, 'positions', 1000)).rejects.toThrow();
+    for (const stream of [dealer, other]) stream.abort();
+    expect((await openSosStream(s.dealer.token, '?fleet=yes')).response.status).toBe(400);
   });
 });
 

@@ -110,14 +110,6 @@ export function usePolledLocation(id: string, enabled: boolean, intervalMs: numb
   });
 }
 
-/** Opens the server's event stream of a driver's positions (fetch, so the bearer token is sent). */
-export function openLocationStream(id: string, signal: AbortSignal) {
-  return authorizedFetch(`/drivers/location/${id}/stream`, {
-    signal,
-    headers: { accept: 'text/event-stream' },
-  });
-}
-
 /** A driver's ten documents, or with `of: 'vehicle'` those of the vehicle they drive now. */
 export function useDocuments(id: string, of: 'driver' | 'vehicle' = 'driver') {
   return useQuery({

@@ -1,8 +1,8 @@
-import { createParser } from 'eventsource-parser';
 import { useEffect, useState } from 'react';
 import { LOCATION_POLL_MS } from '@bmet/shared/constants';
 import type { LocationEvent, Position } from '@bmet/shared/schemas/driver';
-import { openLocationStream, usePolledLocation } from './api';
+import { listenToTabStream } from '../../lib/tab-stream';
+import { usePolledLocation } from './api';
 
 export type LiveLocation = {
   position: Position | null;
@@ -11,11 +11,9 @@ export type LiveLocation = {
   mode: 'connecting' | 'live' | 'polling';
 };
 
-const RETRY_MS = [2_000, 5_000, 10_000, 30_000];
-
 /**
- * A driver's position, pushed by the server (Server-Sent Events read with fetch, so the bearer
- * token goes along) and, whenever the push channel is down, polled every 5 seconds.
+ * A driver's position, pushed by the server on the tab's one stream and, whenever the stream is
+ * down, polled every 5 seconds.
  */
 export function useLiveLocation(
   driverId: string,
@@ -24,48 +22,34 @@ export function useLiveLocation(
   const [state, setState] = useState<LiveLocation>({ ...initial, mode: 'connecting' });
   const polled = usePolledLocation(driverId, state.mode !== 'live', LOCATION_POLL_MS);
 
-  useEffect(() => {
-    const controller = new AbortController();
-    let attempt = 0;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
-
-    const connect = async () => {
-      try {
-        const response = await openLocationStream(driverId, controller.signal);
-        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-        attempt = 0;
-        setState((s) => ({ ...s, mode: 'live' }));
-        const parser = createParser({
-          onEvent(event) {
-            if (event.event !== 'location') return;
-            const { lat, long, at } = JSON.parse(event.data) as Partial<LocationEvent>;
-            if (typeof lat !== 'number' || typeof long !== 'number' || typeof at !== 'string') return;
-            setState((s) =>
-              s.positionAt && s.positionAt > at
-                ? s
-                : { position: { lat, long }, positionAt: at, mode: 'live' },
-            );
-          },
-        });
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(value);
-        }
-      } catch {
-        if (controller.signal.aborted) return;
-      }
-      if (controller.signal.aborted) return;
-      setState((s) => ({ ...s, mode: 'polling' }));
-      retryTimer = setTimeout(() => void connect(), RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
-    };
-    void connect();
-    return () => {
-      controller.abort();
-      clearTimeout(retryTimer);
-    };
-  }, [driverId]);
+  useEffect(
+    () =>
+      listenToTabStream(
+        (event) => {
+          if (event.event !== 'location') return;
+          const { driverId: of, lat, long, at } = JSON.parse(event.data) as Partial<LocationEvent>;
+          if (
+            of !== driverId ||
+            typeof lat !== 'number' ||
+            typeof long !== 'number' ||
+            typeof at !== 'string'
+          )
+            return;
+          setState((s) =>
+            s.positionAt && s.positionAt > at ? s : { position: { lat, long }, positionAt: at, mode: 'live' },
+          );
+        },
+        {
+          driverIds: [driverId],
+          onStatus: (status) =>
+            setState((s) => ({
+              ...s,
+              mode: status === 'live' ? 'live' : status === 'down' ? 'polling' : s.mode,
+            })),
+        },
+      ),
+    [driverId],
+  );
 
   // While polling, a newer polled position wins.
   const polledData = polled.data;

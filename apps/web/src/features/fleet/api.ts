@@ -2,17 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import type { Role } from '@bmet/shared/constants';
 import type { driverListResponseSchema } from '@bmet/shared/schemas/driver';
 import type { FleetDriver, fleetResponseSchema } from '@bmet/shared/schemas/fleet';
-import { apiRequest, authorizedFetch } from '../../lib/api-client';
+import { apiRequest } from '../../lib/api-client';
 
 /** Every car in the caller's scope with a known position, or those reported since `since` (ISO). */
 export function loadFleet(since: string | undefined, signal: AbortSignal): Promise<FleetDriver[]> {
   const query = since ? `?since=${encodeURIComponent(since)}` : '';
   return apiRequest<typeof fleetResponseSchema>('GET', `/fleet${query}`, { signal }).then((r) => r.data);
-}
-
-/** The fleet's moves (Server-Sent Events read with fetch, so that the bearer token goes along). */
-export function openFleetStream(signal: AbortSignal) {
-  return authorizedFetch('/fleet/stream', { signal, headers: { accept: 'text/event-stream' } });
 }
 
 /** The spec's driver list path for each role; each searches only the drivers that caller may see. */

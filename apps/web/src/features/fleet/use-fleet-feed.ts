@@ -1,8 +1,9 @@
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { EventSourceMessage } from 'eventsource-parser';
 import { useEffect, useState } from 'react';
 import { LOCATION_POLL_MS } from '@bmet/shared/constants';
 import type { FleetDriver } from '@bmet/shared/schemas/fleet';
-import { loadFleet, openFleetStream } from './api';
+import { listenToTabStream, type TabStreamStatus } from '../../lib/tab-stream';
+import { loadFleet } from './api';
 import type { FleetStore } from './fleet-store';
 
 export type FleetFeed = {
@@ -14,17 +15,16 @@ export type FleetFeed = {
   error: Error | null;
 };
 
-const RETRY_MS = [2_000, 5_000, 10_000, 30_000];
 /** While polling, every twelfth poll (a minute) loads the whole fleet: cars that left the scope go. */
 const FULL_LOAD_EVERY = 12;
 /** A polled delta reaches this far behind the newest report held, so late reports are not missed. */
 const DELTA_OVERLAP_MS = 60_000;
 
 /**
- * Keeps the store in step with the server: the stream first, then the whole fleet once it is open
- * (so that nothing after that moment is missed), then each pushed batch. While the stream is down,
- * the fleet is polled every 5 seconds (only what moved, and the whole of it every minute) and the
- * stream is tried again.
+ * Keeps the store in step with the server: the tab's stream first (asked for the fleet), then the
+ * whole fleet once it is open (so that nothing after that moment is missed), then each pushed
+ * batch. While the stream is down, the fleet is polled every 5 seconds (only what moved, and the
+ * whole of it every minute) and the stream is tried again.
  */
 export function useFleetFeed(store: FleetStore): FleetFeed {
   const [feed, setFeed] = useState<FleetFeed>({ mode: 'connecting', loaded: false, error: null });
@@ -32,8 +32,6 @@ export function useFleetFeed(store: FleetStore): FleetFeed {
   useEffect(() => {
     const controller = new AbortController();
     const { signal } = controller;
-    let attempt = 0;
-    let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let pollTimer: ReturnType<typeof setInterval> | undefined;
     let loaded = false;
     let loading: Promise<void> | null = null;
@@ -83,7 +81,9 @@ export function useFleetFeed(store: FleetStore): FleetFeed {
     };
 
     const onEvent = (event: EventSourceMessage) => {
-      if (event.event === 'positions') store.upsert(JSON.parse(event.data) as FleetDriver[]);
+      // Every stream starts with `open`: whatever moves from now on is pushed, the rest is in this load.
+      if (event.event === 'open') void loadAll();
+      else if (event.event === 'positions') store.upsert(JSON.parse(event.data) as FleetDriver[]);
       else if (event.event === 'gone') {
         const ids = JSON.parse(event.data) as string[];
         if (loading) for (const id of ids) goneWhileLoading.add(id);
@@ -91,35 +91,21 @@ export function useFleetFeed(store: FleetStore): FleetFeed {
       } else if (event.event === 'refresh') void loadAll();
     };
 
-    const connect = async () => {
-      try {
-        const response = await openFleetStream(signal);
-        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
-        attempt = 0;
+    const onStatus = (status: TabStreamStatus) => {
+      if (status === 'live') {
         stopPolling();
         setFeed((f) => ({ ...f, mode: 'live' }));
-        // The stream is open: whatever moves from now on is pushed, the rest is in this load.
-        void loadAll();
-        const parser = createParser({ onEvent });
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        for (;;) {
-          const { done, value } = await reader.read();
-          if (done) break;
-          parser.feed(value);
-        }
-      } catch {
-        if (signal.aborted) return;
+      } else if (status === 'down') {
+        setFeed((f) => ({ ...f, mode: 'polling' }));
+        if (!loaded) void loadAll();
+        pollTimer ??= setInterval(() => void poll(), LOCATION_POLL_MS);
       }
-      if (signal.aborted) return;
-      setFeed((f) => ({ ...f, mode: 'polling' }));
-      if (!loaded) void loadAll();
-      pollTimer ??= setInterval(() => void poll(), LOCATION_POLL_MS);
-      retryTimer = setTimeout(() => void connect(), RETRY_MS[Math.min(attempt++, RETRY_MS.length - 1)]);
     };
-    void connect();
+    // The tab's one stream, asked for the fleet too; it tries again by itself when it drops.
+    const stopListening = listenToTabStream(onEvent, { fleet: true, onStatus });
     return () => {
       controller.abort();
-      clearTimeout(retryTimer);
+      stopListening();
       stopPolling();
     };
   }, [store]);

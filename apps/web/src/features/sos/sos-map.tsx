@@ -4,7 +4,7 @@ import { CircleMarker, Marker, Tooltip } from 'react-leaflet';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { BaseMap } from '../../components/base-map';
-import { followEventStream } from '../../lib/event-stream';
+import { listenToTabStream } from '../../lib/tab-stream';
 
 const taxiIcon = L.icon({
   iconUrl: '/markers/taxi.svg',
@@ -15,23 +15,37 @@ const taxiIcon = L.icon({
 
 type Position = { lat: number; long: number; at: string };
 
-/** The driver's position as the per-driver location stream pushes it. */
+/** The driver's position as the tab's stream pushes it. */
 function useDriverPosition(driverId: string | null): Position | null {
   const [position, setPosition] = useState<Position | null>(null);
   useEffect(() => {
     if (!driverId) return;
-    const controller = new AbortController();
-    followEventStream(`/drivers/location/${driverId}/stream`, controller.signal, (event) => {
-      if (event.event !== 'location') return;
-      try {
-        const { lat, long, at } = JSON.parse(event.data) as Partial<Position>;
-        if (typeof lat !== 'number' || typeof long !== 'number' || typeof at !== 'string') return;
-        setPosition((held) => (held && held.at > at ? held : { lat, long, at }));
-      } catch {
-        // Skipped.
-      }
-    });
-    return () => controller.abort();
+    return listenToTabStream(
+      (event) => {
+        if (event.event !== 'location') return;
+        try {
+          const {
+            driverId: of,
+            lat,
+            long,
+            at,
+          } = JSON.parse(event.data) as Partial<Position> & {
+            driverId?: string;
+          };
+          if (
+            of !== driverId ||
+            typeof lat !== 'number' ||
+            typeof long !== 'number' ||
+            typeof at !== 'string'
+          )
+            return;
+          setPosition((held) => (held && held.at > at ? held : { lat, long, at }));
+        } catch {
+          // Skipped.
+        }
+      },
+      { driverIds: [driverId] },
+    );
   }, [driverId]);
   return position;
 }

@@ -1,0 +1,83 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { listenToTabStream, type TabStreamStatus } from './tab-stream';
+
+/**
+ * What the server sees of a tab: the streams it opens, with the positions asked for, and those
+ * still open. A stream answers `open` and stays open until aborted; a driver named in `refuse`
+ * makes the server answer 404, as it does for a driver outside the caller's scope.
+ */
+function stubServer(refuse: string[] = []) {
+  const requests: { path: string; signal: AbortSignal }[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (url: string, init: RequestInit) => {
+      const path = decodeURIComponent(url);
+      requests.push({ path, signal: init.signal! });
+      if (refuse.some((id) => path.includes(id))) return new Response('{}', { status: 404 });
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('event: open\ndata: []\n\n'));
+          init.signal?.addEventListener('abort', () => controller.error(new DOMException('', 'AbortError')));
+        },
+      });
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    }),
+  );
+  return {
+    requests,
+    open: () => requests.filter((request) => !request.signal.aborted).map((request) => request.path),
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+afterEach(() => vi.unstubAllGlobals());
+
+describe("the tab's one stream", () => {
+  it('is one stream for every listener, asking again when the positions wanted change', async () => {
+    const server = stubServer();
+    const banner = vi.fn();
+    const stopBanner = listenToTabStream(banner);
+    const stopInbox = listenToTabStream(() => {});
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream']);
+    expect(banner).toHaveBeenCalledWith(expect.objectContaining({ event: 'open' }));
+
+    // Two alert maps of one moment: one stream for both drivers, opened once.
+    const stopA = listenToTabStream(() => {}, { driverIds: ['b-driver'] });
+    const stopB = listenToTabStream(() => {}, { driverIds: ['a-driver'] });
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream?drivers=a-driver,b-driver']);
+    expect(server.requests).toHaveLength(2);
+
+    stopA();
+    stopB();
+    const stopFleet = listenToTabStream(() => {}, { fleet: true });
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream?fleet=true']);
+
+    stopFleet();
+    stopBanner();
+    stopInbox();
+    await settle();
+    expect(server.open()).toEqual([]);
+  });
+
+  it('goes on without a driver the server refuses, whose listener is told it is down', async () => {
+    const server = stubServer(['gone-driver']);
+    const statuses: TabStreamStatus[] = [];
+    const stopBanner = listenToTabStream(() => {});
+    const stopMap = listenToTabStream(() => {}, {
+      driverIds: ['gone-driver'],
+      onStatus: (status) => statuses.push(status),
+    });
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream']);
+    expect(server.requests.map((request) => request.path)).toContain('/api/sos/stream?drivers=gone-driver');
+    expect(statuses.at(-1)).toBe('down');
+    stopMap();
+    stopBanner();
+    await settle();
+    expect(server.open()).toEqual([]);
+  });
+});
