@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { listenToTabStream, type TabStreamStatus } from './tab-stream';
+import { listenToDriverPositions, listenToTabStream, type TabStreamStatus } from './tab-stream';
 
 /**
  * What the server sees of a tab: the streams it opens, with the positions asked for, and those
@@ -17,6 +17,13 @@ function stubServer(refuse: string[] = []) {
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
           controller.enqueue(new TextEncoder().encode('event: open\ndata: []\n\n'));
+          // Each driver asked for: its current position first.
+          for (const id of /drivers=([^&]+)/.exec(path)?.[1]?.split(',') ?? []) {
+            const position = { driverId: id, lat: 19, long: 72, at: '2026-11-29T10:00:00.000Z' };
+            controller.enqueue(
+              new TextEncoder().encode(`event: location\ndata: ${JSON.stringify(position)}\n\n`),
+            );
+          }
           init.signal?.addEventListener('abort', () => controller.error(new DOMException('', 'AbortError')));
         },
       });
@@ -50,8 +57,16 @@ describe("the tab's one stream", () => {
     expect(server.open()).toEqual(['/api/sos/stream?drivers=a-driver,b-driver']);
     expect(server.requests).toHaveLength(2);
 
+    // A map of a driver already on the stream joins it, and has its position at once.
+    const positions: unknown[] = [];
+    const stopC = listenToDriverPositions('a-driver', (position) => positions.push(position));
+    await settle();
+    expect(server.requests).toHaveLength(2);
+    expect(positions).toEqual([{ lat: 19, long: 72, at: '2026-11-29T10:00:00.000Z' }]);
+
     stopA();
     stopB();
+    stopC();
     const stopFleet = listenToTabStream(() => {}, { fleet: true });
     await settle();
     expect(server.open()).toEqual(['/api/sos/stream?fleet=true']);

@@ -31,6 +31,17 @@ const subscriptions = new Map<Listener, TabStreamWants>();
 const refused = new Set<string>();
 let following: { controller: AbortController; path: string } | null = null;
 let status: TabStreamStatus = 'connecting';
+/** Each driver's last position on the stream, for a listener that joins after it came. */
+const lastLocation = new Map<string, EventSourceMessage>();
+
+function remember(event: EventSourceMessage) {
+  try {
+    const { driverId } = JSON.parse(event.data) as { driverId?: unknown };
+    if (typeof driverId === 'string') lastLocation.set(driverId, event);
+  } catch {
+    // Not a position: nothing to keep.
+  }
+}
 let fresh = false;
 let scheduled = false;
 
@@ -80,6 +91,7 @@ function reconcile() {
       path,
       controller.signal,
       (event) => {
+        if (event.event === 'location') remember(event);
         for (const listener of [...subscriptions.keys()]) listener(event);
       },
       (next) => setStatus(next),
@@ -98,20 +110,61 @@ function reconcile() {
 
 /**
  * Listens to the tab's stream, asking for the positions `wants` names; answers the function that
- * stops listening. A listener that wants positions gets a stream of its own start (with the
- * current positions), even when the positions were asked for already.
+ * stops listening. A driver's position already on the stream is handed to a listener that joins
+ * later; a listener of the fleet gets a stream of its own start (it loads the fleet on `open`).
  */
 export function listenToTabStream(listener: Listener, wants: TabStreamWants = {}): () => void {
   subscriptions.set(listener, wants);
-  if (wants.fleet || (wants.driverIds?.length ?? 0) > 0) fresh = true;
+  if (wants.fleet) fresh = true;
   if (following && wants.onStatus) wants.onStatus(statusFor(wants, status));
+  for (const id of wants.driverIds ?? []) {
+    const known = lastLocation.get(id);
+    if (known) queueMicrotask(() => subscriptions.has(listener) && listener(known));
+  }
   reconcile();
   return () => {
     subscriptions.delete(listener);
     for (const id of wants.driverIds ?? []) {
       const stillWanted = [...subscriptions.values()].some((other) => other.driverIds?.includes(id));
-      if (!stillWanted) refused.delete(id);
+      if (!stillWanted) {
+        refused.delete(id);
+        lastLocation.delete(id);
+      }
     }
     reconcile();
   };
+}
+
+/** A driver's position as the tab's stream carries it. */
+export type PushedPosition = { lat: number; long: number; at: string };
+
+/**
+ * Listens to one driver's positions on the tab's stream (the current one first); a message that is
+ * not a position of that driver is skipped. Answers the function that stops listening.
+ */
+export function listenToDriverPositions(
+  driverId: string,
+  onPosition: (position: PushedPosition) => void,
+  onStatus?: (status: TabStreamStatus) => void,
+): () => void {
+  return listenToTabStream(
+    (event) => {
+      if (event.event !== 'location') return;
+      try {
+        const {
+          driverId: of,
+          lat,
+          long,
+          at,
+        } = JSON.parse(event.data) as Partial<PushedPosition> & {
+          driverId?: string;
+        };
+        if (of === driverId && typeof lat === 'number' && typeof long === 'number' && typeof at === 'string')
+          onPosition({ lat, long, at });
+      } catch {
+        // Not a position: skipped.
+      }
+    },
+    { driverIds: [driverId], onStatus },
+  );
 }

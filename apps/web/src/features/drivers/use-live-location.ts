@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { LOCATION_POLL_MS } from '@bmet/shared/constants';
-import type { LocationEvent, Position } from '@bmet/shared/schemas/driver';
-import { listenToTabStream } from '../../lib/tab-stream';
+import type { Position } from '@bmet/shared/schemas/driver';
+import { listenToDriverPositions } from '../../lib/tab-stream';
 import { usePolledLocation } from './api';
 
 export type LiveLocation = {
@@ -24,29 +24,17 @@ export function useLiveLocation(
 
   useEffect(
     () =>
-      listenToTabStream(
-        (event) => {
-          if (event.event !== 'location') return;
-          const { driverId: of, lat, long, at } = JSON.parse(event.data) as Partial<LocationEvent>;
-          if (
-            of !== driverId ||
-            typeof lat !== 'number' ||
-            typeof long !== 'number' ||
-            typeof at !== 'string'
-          )
-            return;
+      listenToDriverPositions(
+        driverId,
+        ({ lat, long, at }) =>
           setState((s) =>
             s.positionAt && s.positionAt > at ? s : { position: { lat, long }, positionAt: at, mode: 'live' },
-          );
-        },
-        {
-          driverIds: [driverId],
-          onStatus: (status) =>
-            setState((s) => ({
-              ...s,
-              mode: status === 'live' ? 'live' : status === 'down' ? 'polling' : s.mode,
-            })),
-        },
+          ),
+        (status) =>
+          setState((s) => ({
+            ...s,
+            mode: status === 'live' ? 'live' : status === 'down' ? 'polling' : s.mode,
+          })),
       ),
     [driverId],
   );

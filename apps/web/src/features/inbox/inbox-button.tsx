@@ -48,14 +48,20 @@ function Inbox() {
   const client = useQueryClient();
   const unread = useUnreadCount().data ?? 0;
 
-  useEffect(
-    () =>
-      listenToTabStream((event) => {
-        if (event.event === 'inbox' || (event.event === 'sos' && event.data.includes('"kind":"raised"')))
-          void client.invalidateQueries({ queryKey: INBOX_KEY });
-      }),
-    [client],
-  );
+  useEffect(() => {
+    let streamOpened = false;
+    return listenToTabStream((event) => {
+      // A stream opened again may have missed news while it was down: its `open` asks again too.
+      const reopened = event.event === 'open' && streamOpened;
+      if (event.event === 'open') streamOpened = true;
+      if (
+        reopened ||
+        event.event === 'inbox' ||
+        (event.event === 'sos' && event.data.includes('"kind":"raised"'))
+      )
+        void client.invalidateQueries({ queryKey: INBOX_KEY });
+    });
+  }, [client]);
 
   const label = unread > 0 ? `${m.inboxButton()}, ${m.inboxUnread({ count: unread })}` : m.inboxButton();
   return (

@@ -4,7 +4,7 @@ import { CircleMarker, Marker, Tooltip } from 'react-leaflet';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { BaseMap } from '../../components/base-map';
-import { listenToTabStream } from '../../lib/tab-stream';
+import { listenToDriverPositions, type PushedPosition } from '../../lib/tab-stream';
 
 const taxiIcon = L.icon({
   iconUrl: '/markers/taxi.svg',
@@ -13,38 +13,15 @@ const taxiIcon = L.icon({
   className: 'driver-marker',
 });
 
-type Position = { lat: number; long: number; at: string };
+type Position = PushedPosition;
 
 /** The driver's position as the tab's stream pushes it. */
 function useDriverPosition(driverId: string | null): Position | null {
   const [position, setPosition] = useState<Position | null>(null);
   useEffect(() => {
     if (!driverId) return;
-    return listenToTabStream(
-      (event) => {
-        if (event.event !== 'location') return;
-        try {
-          const {
-            driverId: of,
-            lat,
-            long,
-            at,
-          } = JSON.parse(event.data) as Partial<Position> & {
-            driverId?: string;
-          };
-          if (
-            of !== driverId ||
-            typeof lat !== 'number' ||
-            typeof long !== 'number' ||
-            typeof at !== 'string'
-          )
-            return;
-          setPosition((held) => (held && held.at > at ? held : { lat, long, at }));
-        } catch {
-          // Skipped.
-        }
-      },
-      { driverIds: [driverId] },
+    return listenToDriverPositions(driverId, (pushed) =>
+      setPosition((held) => (held && held.at > pushed.at ? held : pushed)),
     );
   }, [driverId]);
   return position;
