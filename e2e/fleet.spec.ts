@@ -146,6 +146,33 @@ for (const role of ROLES) {
   });
 }
 
+test.describe('fleet map without a tile server', () => {
+  test.use({ role: 'admin' });
+
+  test("draws India's states and major cities, and asks the tile server once", async ({ page }) => {
+    // The tests run without internet: no tile server answers.
+    const tileRequests: string[] = [];
+    page.on('request', (request) => {
+      if (/\/\d+\/\d+\/\d+\.png/.test(request.url())) tileRequests.push(request.url());
+    });
+    const failedLoads: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && message.text().startsWith('Failed to load resource'))
+        failedLoads.push(message.text());
+    });
+    await openFleet(page);
+    await expect.poll(() => page.locator('path.india-state').count(), NETWORK).toBeGreaterThanOrEqual(36);
+    await expect(page.locator('.india-city-label', { hasText: 'New Delhi' })).toBeVisible(NETWORK);
+    // Moving the map asks for no tile either.
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.getByRole('button', { name: 'Zoom out' }).click();
+    await page.waitForTimeout(1000);
+    expect(tileRequests).toHaveLength(1);
+    expect(failedLoads.length).toBeLessThanOrEqual(1);
+  });
+});
+
 test.describe('fleet map, live', () => {
   test.use({ role: 'city_dealer' });
 

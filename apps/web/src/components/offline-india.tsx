@@ -1,0 +1,72 @@
+import type { FeatureCollection } from 'geojson';
+import { useEffect, useState } from 'react';
+import { CircleMarker, GeoJSON, Pane, Tooltip, useMapEvents } from 'react-leaflet';
+import { currentLanguage } from '../lib/language';
+import { INDIA_CITIES } from './india-cities';
+
+/**
+ * India as the console draws it without a tile server: the states' borders (from the
+ * `geojson-india` package, India's official boundaries, MIT; its coordinates rounded to about 100 m
+ * when built) in a pane under the tiles, so that tiles cover them when a server answers, and the
+ * major cities' names when none does. Loaded with the first map only.
+ */
+
+let borders: Promise<FeatureCollection> | null = null;
+const loadBorders = () =>
+  (borders ??= import('geojson-india/india.json').then(
+    (module) => (module as unknown as { default: FeatureCollection }).default,
+  ));
+
+/** The states' borders, under the tile pane (Leaflet's tiles are at z-index 200). */
+export function IndiaBorders() {
+  const [states, setStates] = useState<FeatureCollection | null>(null);
+  useEffect(() => {
+    let kept = true;
+    loadBorders().then(
+      (loaded) => kept && setStates(loaded),
+      // Without the borders the map still shows its cars and positions.
+      () => undefined,
+    );
+    return () => {
+      kept = false;
+    };
+  }, []);
+  return (
+    <Pane name="india-states" style={{ zIndex: 150 }}>
+      {states && (
+        <GeoJSON data={states} interactive={false} style={{ className: 'india-state', weight: 1 }} />
+      )}
+    </Pane>
+  );
+}
+
+/** The major cities, named in the screen's language: the largest at every zoom, the others closer in. */
+export function IndiaCities() {
+  const [zoom, setZoom] = useState<number | null>(null);
+  const map = useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
+  const shownZoom = zoom ?? map.getZoom();
+  const hindi = currentLanguage() === 'hi';
+  return (
+    <Pane name="india-cities" style={{ zIndex: 350 }}>
+      {INDIA_CITIES.filter((city) => city.major || shownZoom >= 6).map((city) => (
+        <CircleMarker
+          key={city.en}
+          center={[city.lat, city.long]}
+          radius={3}
+          interactive={false}
+          pathOptions={{ className: 'india-city' }}
+        >
+          <Tooltip
+            permanent
+            direction="right"
+            offset={[4, 0]}
+            className="india-city-label"
+            pane="india-cities"
+          >
+            {hindi ? city.hi : city.en}
+          </Tooltip>
+        </CircleMarker>
+      ))}
+    </Pane>
+  );
+}
