@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { authHeader, expect, test, type Session } from './fixtures';
+import { authHeader, expect, phoneAsShown, test, type Session } from './fixtures';
 import { screenTitle } from './routes';
 
 /** The Customers screen (admins only) against the seeded demo customers; it only reads them. */
@@ -155,7 +155,9 @@ test.describe('customers as admin', () => {
     await expect(popup).toBeVisible(NETWORK);
     await expect(popup.getByText(`Name: ${c.name}`, { exact: true })).toBeVisible();
     await expect(popup.getByText(`Email: ${c.email}`, { exact: true })).toBeVisible();
-    await expect(popup.getByText(`Phone Number: ${c.phoneNumber ?? '-'}`, { exact: true })).toBeVisible();
+    await expect(
+      popup.getByText(`Phone Number: ${c.phoneNumber ? phoneAsShown(c.phoneNumber) : '-'}`, { exact: true }),
+    ).toBeVisible();
     await expect(popup.getByText('Ratings', { exact: true })).toBeVisible();
 
     const entries = popup.getByRole('list', { name: 'Ratings' }).getByRole('listitem');

@@ -5,6 +5,7 @@ import {
   expect,
   fetchDrivers,
   openStreams,
+  phoneAsShown,
   signInThroughApi,
   test,
   type ListedDriver,
@@ -138,7 +139,7 @@ test.describe('driver dashboard as admin', () => {
       const info = section(page, 'Driver information');
       await expect(info).toContainText(`Name${driver.name}`);
       await expect(info).toContainText(`Email${driver.email}`);
-      await expect(info).toContainText(`Phone${driver.phoneNumber}`);
+      await expect(info).toContainText(`Phone${phoneAsShown(driver.phoneNumber!)}`);
       const map = info.locator('.leaflet-container');
       await expect(map).toBeVisible();
       expect((await map.boundingBox())?.height).toBeCloseTo(300, 0);

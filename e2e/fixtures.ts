@@ -197,3 +197,12 @@ export async function fetchDrivers(
   } while (cursor);
   return drivers;
 }
+
+/**
+ * A phone as the console shows it, written out again as the tests' oracle: an Indian mobile as
+ * +91 98765 43210 whatever form it was stored in, any other number as written.
+ */
+export function phoneAsShown(stored: string): string {
+  const match = /^(?:\+?91|0)?([6-9]\d{9})$/.exec(stored.replace(/[\s()-]/g, ''));
+  return match ? `+91 ${match[1]!.slice(0, 5)} ${match[1]!.slice(5)}` : stored;
+}

@@ -3,6 +3,7 @@ import {
   ACCOUNTS,
   authHeader,
   expect,
+  phoneAsShown,
   ROLES,
   signInThroughApi,
   test,
@@ -469,11 +470,11 @@ function detailValues(trip: Trip): (string | RegExp)[] {
     dash(trip.destination.location),
     trip.driver ? 'Yes' : 'No',
     dash(info?.name),
-    dash(info?.phoneNumber),
+    dash(info?.phoneNumber && phoneAsShown(info.phoneNumber)),
     info?.rating != null ? new RegExp(`^\\s*${info.rating.toFixed(1).replace('.', '\\.')}$`) : '-',
     dash(info?.Car),
     dash(info?.vehicleNumber),
-    dash(trip.phoneNumber),
+    dash(trip.phoneNumber && phoneAsShown(trip.phoneNumber)),
     istDateTime(trip.createdAt),
     trip.distance === null ? '-' : `${trip.distance} km`,
     trip.price === null ? '-' : rupees(trip.price),
@@ -530,12 +531,11 @@ for (const role of ['admin', 'city_dealer'] as const) {
       } else {
         // A phone is a link that calls it, and one that opens a WhatsApp chat.
         const digits = trip.phoneNumber!.replace(/\D/g, '').slice(-10);
-        await expect(panel(page).getByRole('link', { name: trip.phoneNumber!, exact: true })).toHaveAttribute(
-          'href',
-          `tel:+91${digits}`,
-        );
         await expect(
-          panel(page).getByRole('link', { name: `WhatsApp ${trip.phoneNumber!}` }),
+          panel(page).getByRole('link', { name: phoneAsShown(trip.phoneNumber!), exact: true }),
+        ).toHaveAttribute('href', `tel:+91${digits}`);
+        await expect(
+          panel(page).getByRole('link', { name: `WhatsApp ${phoneAsShown(trip.phoneNumber!)}` }),
         ).toHaveAttribute('href', `https://wa.me/91${digits}`);
       }
 

@@ -2,15 +2,17 @@ import { ActionIcon, Anchor } from '@mantine/core';
 import { IconBrandWhatsapp } from '@tabler/icons-react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { normalisePhone } from '@bmet/shared/search-terms';
+import { formatPhone } from '../lib/format';
 
 /**
- * A phone number as stored, a link that calls it (`tel:`), and a link that opens a WhatsApp chat
- * with it: staff on a phone reach a customer or a driver in one tap. Shown as it was written; a
- * text that is no Indian number stays plain text.
+ * A phone number as staff read it (+91 98765 43210), a link that calls it (`tel:`), and a link
+ * that opens a WhatsApp chat with it: staff on a phone reach a customer or a driver in one tap. A
+ * text that is no Indian number stays plain text, as it was written.
  */
-export function PhoneLinks({ phone }: { phone: string }) {
-  const digits = normalisePhone(phone);
-  if (!digits) return <>{phone}</>;
+export function PhoneLinks({ phone: stored }: { phone: string }) {
+  const digits = normalisePhone(stored);
+  if (!digits) return <>{stored}</>;
+  const phone = formatPhone(stored);
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', gap: 6, flexWrap: 'nowrap' }}>
       <Anchor href={`tel:+91${digits}`} underline="always" inherit>

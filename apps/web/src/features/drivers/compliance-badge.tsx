@@ -29,16 +29,21 @@ export function complianceReasons(compliance: Compliance): string {
   ].join(', ');
 }
 
-/** "Not compliant" with its reasons, for a driver whose mandatory documents are not all in order. */
+/**
+ * "Not compliant" with its reasons, for a driver whose mandatory documents are not all in order.
+ * In a list the reasons keep to two lines of a narrow column (the whole of them on hover, and to
+ * screen readers), so that a driver with many keeps the list short and within the screen.
+ */
 export function ComplianceBadge({ compliance }: { compliance: Compliance | undefined }) {
   if (!compliance || compliance.compliant) return null;
+  const reasons = m.complianceReasons({ reasons: complianceReasons(compliance) });
   return (
     <span
       style={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start', marginTop: 4 }}
     >
       <Tag color="red">{m.notCompliant()}</Tag>
-      <Text size="xs" c="dimmed">
-        {m.complianceReasons({ reasons: complianceReasons(compliance) })}
+      <Text size="xs" c="dimmed" lineClamp={2} maw={260} title={reasons}>
+        {reasons}
       </Text>
     </span>
   );
