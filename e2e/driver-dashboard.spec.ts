@@ -455,6 +455,35 @@ test.describe('driver dashboard as admin', () => {
   });
 });
 
+test.describe('driver app devices', () => {
+  test.use({ role: 'admin' });
+
+  test('a device token is issued once, listed, and revoked; on a phone the list is cards', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const driver = (await fetchDrivers(request, session!)).at(-3)!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await openDashboard(page, driver);
+    const devices = section(page, 'Driver app devices');
+    const label = `Test phone ${Math.random().toString(36).slice(2, 7)}`;
+    await devices.getByLabel('Device name').fill(label);
+    await devices.getByRole('button', { name: 'Issue device token' }).click();
+    const issued = page.getByRole('dialog', { name: 'Device token issued' });
+    await expect(issued).toContainText('it is shown only once');
+    await issued.getByRole('button', { name: 'Close' }).first().click();
+
+    const row = devices.getByRole('row').filter({ hasText: label });
+    // Each value named (above it, on a phone), and nothing beyond the screen's width.
+    await expect(row.locator('td[data-label="Issued"]')).toHaveText(/^\d{2}\/\d{2}\/\d{4}, /);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await expect(page.getByText(`${label} can no longer report positions.`)).toBeVisible(NETWORK);
+    await expect(row).toContainText('Revoked');
+  });
+});
+
 test.describe('driver dashboard as city dealer', () => {
   test.use({ role: 'city_dealer' });
 

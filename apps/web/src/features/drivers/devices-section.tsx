@@ -1,7 +1,8 @@
-import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
+import { Cell, ListTable } from '../../components/list-table';
 import { formatDateTime } from '../../lib/format';
 import { useDeviceTokens, useIssueDeviceToken, useRevokeDeviceToken } from './api';
 
@@ -42,53 +43,45 @@ export function DevicesSection({ driverId }: { driverId: string }) {
       {tokens.isError && <Text c="red">{tokens.error.message}</Text>}
       {tokens.data && tokens.data.length === 0 && <Text c="dimmed">{m.driversNoDeviceTokens()}</Text>}
       {tokens.data && tokens.data.length > 0 && (
-        <Table.ScrollContainer minWidth={560}>
-          <Table verticalSpacing="xs">
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{m.driversDevice()}</Table.Th>
-                <Table.Th>{m.driversIssued()}</Table.Th>
-                <Table.Th>{m.driversLastReport()}</Table.Th>
-                <Table.Th>{m.driversStatus()}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {tokens.data.map((token) => (
-                <Table.Tr key={token.id}>
-                  <Table.Td>{token.label}</Table.Td>
-                  <Table.Td>{dateTime(token.createdAt)}</Table.Td>
-                  <Table.Td>{dateTime(token.lastUsedAt)}</Table.Td>
-                  <Table.Td>
-                    {token.revokedAt ? (
-                      <Text size="sm" c="dimmed">
-                        {m.driversRevokedAt({ date: dateTime(token.revokedAt) })}
-                      </Text>
-                    ) : (
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="light"
-                        loading={revoke.isPending && revoke.variables === token.id}
-                        onClick={() =>
-                          revoke.mutate(token.id, {
-                            onSuccess: () =>
-                              showNotification({
-                                color: 'teal',
-                                message: m.driversDeviceRevoked({ device: token.label }),
-                              }),
-                            onError: (error) => showNotification({ color: 'red', message: error.message }),
-                          })
-                        }
-                      >
-                        {m.driversRevoke()}
-                      </Button>
-                    )}
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        // Cards on a phone, each value named, rather than a table scrolled sideways.
+        <ListTable
+          label={m.driversSectionDevices()}
+          columns={[m.driversDevice(), m.driversIssued(), m.driversLastReport(), m.driversStatus()]}
+        >
+          {tokens.data.map((token) => (
+            <tr key={token.id} role="row">
+              <Cell label={m.driversDevice()}>{token.label}</Cell>
+              <Cell label={m.driversIssued()}>{dateTime(token.createdAt)}</Cell>
+              <Cell label={m.driversLastReport()}>{dateTime(token.lastUsedAt)}</Cell>
+              <Cell label={m.driversStatus()}>
+                {token.revokedAt ? (
+                  <Text size="sm" c="dimmed">
+                    {m.driversRevokedAt({ date: dateTime(token.revokedAt) })}
+                  </Text>
+                ) : (
+                  <Button
+                    size="xs"
+                    color="red"
+                    variant="light"
+                    loading={revoke.isPending && revoke.variables === token.id}
+                    onClick={() =>
+                      revoke.mutate(token.id, {
+                        onSuccess: () =>
+                          showNotification({
+                            color: 'teal',
+                            message: m.driversDeviceRevoked({ device: token.label }),
+                          }),
+                        onError: (error) => showNotification({ color: 'red', message: error.message }),
+                      })
+                    }
+                  >
+                    {m.driversRevoke()}
+                  </Button>
+                )}
+              </Cell>
+            </tr>
+          ))}
+        </ListTable>
       )}
       <Modal
         opened={issued !== null}
