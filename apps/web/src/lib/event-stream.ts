@@ -7,16 +7,13 @@ export const STREAM_RETRY_MS = [2_000, 5_000, 10_000, 30_000];
 /**
  * Reads a Server-Sent Events stream under /api with fetch (so that the bearer token goes along)
  * and keeps it open: when it drops, it is opened again with backoff, until `signal` aborts.
- * `onStatus` hears 'live' once the stream answers and 'down' each time it drops. `onRefused`
- * hears a 400 or 404 answer (what was asked for cannot be streamed) and, answering true, stops
- * the following: the caller asks for something else.
+ * `onStatus` hears 'live' once the stream answers and 'down' each time it drops.
  */
 export function followEventStream(
   path: string,
   signal: AbortSignal,
   onEvent: (event: EventSourceMessage) => void,
   onStatus: (status: 'live' | 'down') => void = () => undefined,
-  onRefused: (status: number) => boolean = () => false,
 ): void {
   let attempt = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -25,7 +22,6 @@ export function followEventStream(
   const connect = async () => {
     try {
       const response = await authorizedFetch(path, { signal, headers: { accept: 'text/event-stream' } });
-      if ((response.status === 400 || response.status === 404) && onRefused(response.status)) return;
       if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
       attempt = 0;
       onStatus('live');

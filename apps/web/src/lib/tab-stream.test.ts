@@ -3,27 +3,29 @@ import { listenToDriverPositions, listenToTabStream, type TabStreamStatus } from
 
 /**
  * What the server sees of a tab: the streams it opens, with the positions asked for, and those
- * still open. A stream answers `open` and stays open until aborted; a driver named in `refuse`
- * makes the server answer 404, as it does for a driver outside the caller's scope.
+ * still open. A stream answers `open`, names in `refused` the drivers of `refuse` it was asked for
+ * (as the server does for a driver outside the caller's scope), then each other driver's current
+ * position, and stays open until aborted.
  */
 function stubServer(refuse: string[] = []) {
   const requests: { path: string; signal: AbortSignal }[] = [];
+  const message = (event: string, data: unknown) =>
+    new TextEncoder().encode(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   vi.stubGlobal(
     'fetch',
     vi.fn(async (url: string, init: RequestInit) => {
       const path = decodeURIComponent(url);
       requests.push({ path, signal: init.signal! });
-      if (refuse.some((id) => path.includes(id))) return new Response('{}', { status: 404 });
+      const asked = /drivers=([^&]+)/.exec(path)?.[1]?.split(',') ?? [];
       const body = new ReadableStream<Uint8Array>({
         start(controller) {
-          controller.enqueue(new TextEncoder().encode('event: open\ndata: []\n\n'));
-          // Each driver asked for: its current position first.
-          for (const id of /drivers=([^&]+)/.exec(path)?.[1]?.split(',') ?? []) {
-            const position = { driverId: id, lat: 19, long: 72, at: '2026-11-29T10:00:00.000Z' };
+          controller.enqueue(message('open', []));
+          const refused = asked.filter((id) => refuse.includes(id));
+          if (refused.length > 0) controller.enqueue(message('refused', refused));
+          for (const id of asked.filter((each) => !refuse.includes(each)))
             controller.enqueue(
-              new TextEncoder().encode(`event: location\ndata: ${JSON.stringify(position)}\n\n`),
+              message('location', { driverId: id, lat: 19, long: 72, at: '2026-11-29T10:00:00.000Z' }),
             );
-          }
           init.signal?.addEventListener('abort', () => controller.error(new DOMException('', 'AbortError')));
         },
       });
@@ -78,19 +80,32 @@ describe("the tab's one stream", () => {
     expect(server.open()).toEqual([]);
   });
 
-  it('goes on without a driver the server refuses, whose listener is told it is down', async () => {
+  it('goes on without a driver the server refuses, whose map is told the stream is down for it', async () => {
     const server = stubServer(['gone-driver']);
-    const statuses: TabStreamStatus[] = [];
+    const gone: TabStreamStatus[] = [];
+    const kept: TabStreamStatus[] = [];
+    const positions: unknown[] = [];
     const stopBanner = listenToTabStream(() => {});
-    const stopMap = listenToTabStream(() => {}, {
-      driverIds: ['gone-driver'],
-      onStatus: (status) => statuses.push(status),
-    });
+    const stopGone = listenToDriverPositions(
+      'gone-driver',
+      () => {},
+      (status) => gone.push(status),
+    );
+    const stopKept = listenToDriverPositions(
+      'kept-driver',
+      (position) => positions.push(position),
+      (status) => kept.push(status),
+    );
     await settle();
-    expect(server.open()).toEqual(['/api/sos/stream']);
-    expect(server.requests.map((request) => request.path)).toContain('/api/sos/stream?drivers=gone-driver');
-    expect(statuses.at(-1)).toBe('down');
-    stopMap();
+    expect(server.requests.map((request) => request.path)).toContain(
+      '/api/sos/stream?drivers=gone-driver,kept-driver',
+    );
+    expect(server.open()).toEqual(['/api/sos/stream?drivers=kept-driver']);
+    expect(gone.at(-1)).toBe('down');
+    expect(kept.at(-1)).toBe('live');
+    expect(positions.length).toBeGreaterThan(0);
+    stopGone();
+    stopKept();
     stopBanner();
     await settle();
     expect(server.open()).toEqual([]);

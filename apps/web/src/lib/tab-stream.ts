@@ -45,6 +45,9 @@ function remember(event: EventSourceMessage) {
 let fresh = false;
 let scheduled = false;
 
+/** The drivers the stream asks for now (at most MAX_DRIVERS, the first wanted first). */
+let included = new Set<string>();
+
 function pathOf(): string {
   let fleet = false;
   const drivers = new Set<string>();
@@ -52,20 +55,36 @@ function pathOf(): string {
     if (wants.fleet) fleet = true;
     for (const id of wants.driverIds ?? []) if (!refused.has(id)) drivers.add(id);
   }
+  included = new Set([...drivers].slice(0, MAX_DRIVERS));
   const query = new URLSearchParams();
   if (fleet) query.set('fleet', 'true');
-  if (drivers.size > 0) query.set('drivers', [...drivers].sort().slice(0, MAX_DRIVERS).join(','));
+  if (included.size > 0) query.set('drivers', [...included].sort().join(','));
   const text = query.toString();
   return text ? `/sos/stream?${text}` : '/sos/stream';
 }
 
-/** A listener whose drivers were all refused is told the stream is down for it: its map polls. */
+/**
+ * A listener none of whose drivers the stream carries (refused by the server, or beyond the
+ * MAX_DRIVERS asked for) is told the stream is down for it: its map polls.
+ */
 const statusFor = (wants: TabStreamWants, next: TabStreamStatus): TabStreamStatus =>
-  wants.driverIds?.length && wants.driverIds.every((id) => refused.has(id)) ? 'down' : next;
+  wants.driverIds?.length && !wants.driverIds.some((id) => included.has(id)) ? 'down' : next;
 
 function setStatus(next: TabStreamStatus) {
   status = next;
   for (const wants of [...subscriptions.values()]) wants.onStatus?.(statusFor(wants, next));
+}
+
+/** Drivers the server will not follow (out of the caller's scope): the stream goes on without them. */
+function refuse(data: string) {
+  try {
+    const ids = JSON.parse(data) as unknown;
+    if (!Array.isArray(ids)) return;
+    for (const id of ids) if (typeof id === 'string') refused.add(id);
+  } catch {
+    return;
+  }
+  reconcile();
 }
 
 /** Opens the stream the listeners need now, once the listeners of this moment have all joined. */
@@ -92,18 +111,10 @@ function reconcile() {
       controller.signal,
       (event) => {
         if (event.event === 'location') remember(event);
+        if (event.event === 'refused') refuse(event.data);
         for (const listener of [...subscriptions.keys()]) listener(event);
       },
       (next) => setStatus(next),
-      () => {
-        // A driver asked for left the caller's scope: the stream goes on without the drivers.
-        if (!path.includes('drivers=')) return false;
-        for (const wants of subscriptions.values()) for (const id of wants.driverIds ?? []) refused.add(id);
-        controller.abort();
-        if (following?.controller === controller) following = null;
-        reconcile();
-        return true;
-      },
     );
   });
 }
@@ -113,6 +124,9 @@ function reconcile() {
  * stops listening. A driver's position already on the stream is handed to a listener that joins
  * later; a listener of the fleet gets a stream of its own start (it loads the fleet on `open`).
  */
+/** Whether the tab's stream is up now. */
+export const tabStreamStatus = (): TabStreamStatus => (following ? status : 'connecting');
+
 export function listenToTabStream(listener: Listener, wants: TabStreamWants = {}): () => void {
   subscriptions.set(listener, wants);
   if (wants.fleet) fresh = true;

@@ -83,8 +83,9 @@ export function combineSources(...sources: StreamSource[]): StreamSource {
 
 /**
  * The positions a tab's stream carries beside its alerts and inbox, where the tab shows them: the
- * fleet of the caller's scope, and some drivers' (each in the caller's scope, or 404). Answers the
- * sources, the drivers to watch for changes, and the check that those drivers stay in scope.
+ * fleet of the caller's scope, and some drivers' (those outside it named in an `event: refused`).
+ * Answers the sources, the drivers to watch for changes, and the check that those drivers stay in
+ * scope (one leaving it ends the stream; the tab's next start names it refused).
  */
 export type TabPositions = (
   request: FastifyRequest,

@@ -22,7 +22,7 @@ import type { LocationBus } from '../../infra/location-bus';
 import { errorResponses } from '../../lib/error-responses';
 import { currentUser } from '../../plugins/authentication';
 import { generateDeviceToken, hashDeviceToken } from './device-tokens';
-import { createLocationStreams, HEARTBEAT_MS, type TabPositions } from './location-stream';
+import { createLocationStreams, HEARTBEAT_MS, type StreamSource, type TabPositions } from './location-stream';
 import { fleetRoutes } from '../fleet/routes';
 import { sosRoutes } from '../sos/routes';
 import { createFleetHub } from '../fleet/fleet-stream';
@@ -172,10 +172,21 @@ export const driverLocationRoutes: FastifyPluginAsyncZod<DriverLocationRoutesOpt
       (wants.driverIds.length > 0 && !can(caller, ['drivers', 'view']))
     )
       throw new AppError('FORBIDDEN', m.forbidden());
-    const drivers = await Promise.all(wants.driverIds.map((id) => visibleDriverOr404(request, id)));
-    const driverIds = [...new Set(drivers.map((driver) => driver.id))];
+    // A driver the caller may not see (out of scope, deleted, unknown) is named in `refused`, at
+    // the start: the tab goes on with the others, and stops asking for it.
+    const found = await Promise.all(wants.driverIds.map((id) => findVisibleDriver(db, caller, id)));
+    const refused = wants.driverIds.filter((_id, index) => !found[index]);
+    const driverIds = [...new Set(found.flatMap((driver) => (driver ? [driver.id] : [])))];
+    const refusedSource: StreamSource = {
+      attach: async () => ({
+        start: (write) => write(`event: refused\ndata: ${JSON.stringify(refused)}\n\n`),
+        detach: () => undefined,
+      }),
+    };
     return {
+      // The refused first: the client knows at once which of its maps to poll instead.
       sources: [
+        ...(refused.length > 0 ? [refusedSource] : []),
         ...(wants.fleet ? [hub.source(caller)] : []),
         ...driverIds.map((id) => streams.driverSource(id, readCurrentOf(request, id))),
       ],

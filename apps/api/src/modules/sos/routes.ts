@@ -216,11 +216,12 @@ export const sosRoutes: FastifyPluginAsyncZod<SosRoutesOptions> = async (
           'fleet map’s events of `GET /api/fleet/stream` (`positions`, `gone`, `refresh`; load ' +
           '`GET /api/fleet` once `open` arrives); with `drivers` (up to 10 ids, by commas), also ' +
           '`event: location` for each of those drivers as `GET /api/drivers/location/{id}/stream` ' +
-          'sends it, the current position first (404 when one is not in the caller’s scope). A ' +
-          'comment every 20 s. It ends when the ID token expires, within a second of a revocation ' +
-          'or of a driver leaving the caller’s scope, and counts toward the 10 streams of a session.',
+          'sends it, the current position first; those not in the caller’s scope are named at the ' +
+          'start in `event: refused` (an array of ids) and not followed. A comment every 20 s. It ' +
+          'ends when the ID token expires, within a second of a revocation or of a followed driver ' +
+          'leaving the caller’s scope, and counts toward the 10 streams of a session.',
         querystring: tabStreamQuerySchema,
-        response: errorResponses(400, 401, 403, 404, 429),
+        response: errorResponses(400, 401, 403, 429),
       },
     },
     async (request, reply) => {

@@ -122,7 +122,7 @@ describe("the driver's panic button", () => {
 });
 
 describe("a tab's one stream", () => {
-  it("carries the positions of the drivers it shows, each in the caller's scope", async () => {
+  it("carries the positions of the drivers it shows, in the caller's scope only", async () => {
     const device = await issueDeviceToken(t.app, s.admin.token, s.driver.id);
     const stream = await openSosStream(s.franchise.token, `?drivers=${s.driver.id}`);
     expect(stream.response.status).toBe(200);
@@ -137,8 +137,14 @@ describe("a tab's one stream", () => {
     expect(await nextOf(stream, 'sos')).toMatchObject({ kind: 'raised', alert: { driverId: s.driver.id } });
     stream.abort();
 
-    const stranger = await openSosStream(s.otherFranchise.token, `?drivers=${s.driver.id}`);
-    expect(stranger.response.status).toBe(404);
+    // A driver outside the caller's scope is named refused at the start, and the others followed.
+    const mixed = await openSosStream(s.otherFranchise.token, `?drivers=${s.driver.id},${s.otherDriver.id}`);
+    expect(mixed.response.status).toBe(200);
+    expect(await nextOf(mixed, 'refused')).toEqual([s.driver.id]);
+    expect(await nextOf(mixed, 'location')).toMatchObject({ driverId: s.otherDriver.id });
+    await reportLocation(t.app, device.token, { lat: 19.3, long: 72.9 });
+    await expect(nextOf(mixed, 'location', 1000)).rejects.toThrow();
+    mixed.abort();
     const tooMany = await openSosStream(
       s.admin.token,
       `?drivers=${Array.from({ length: 11 }, () => randomUUID()).join(',')}`,

@@ -4,7 +4,7 @@ import { IconBell } from '@tabler/icons-react';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { QueryProvider } from '../../lib/query-client';
-import { listenToTabStream } from '../../lib/tab-stream';
+import { listenToTabStream, tabStreamStatus } from '../../lib/tab-stream';
 import { INBOX_KEY, useUnreadCount } from './api';
 
 // The list loads on the first opening: the header of every screen carries only the bell.
@@ -49,7 +49,8 @@ function Inbox() {
   const unread = useUnreadCount().data ?? 0;
 
   useEffect(() => {
-    let streamOpened = false;
+    // The stream may be up already (the banner opened it): its next `open` is then a reopening.
+    let streamOpened = tabStreamStatus() === 'live';
     return listenToTabStream((event) => {
       // A stream opened again may have missed news while it was down: its `open` asks again too.
       const reopened = event.event === 'open' && streamOpened;

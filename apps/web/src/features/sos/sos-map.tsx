@@ -1,9 +1,13 @@
 import L from 'leaflet';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { CircleMarker, Marker, Tooltip } from 'react-leaflet';
 import { m } from '@bmet/shared/paraglide/messages';
+import { LOCATION_POLL_MS } from '@bmet/shared/constants';
+import type { driverLocationResponseSchema } from '@bmet/shared/schemas/driver';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { BaseMap } from '../../components/base-map';
+import { apiRequest } from '../../lib/api-client';
 import { listenToDriverPositions, type PushedPosition } from '../../lib/tab-stream';
 
 const taxiIcon = L.icon({
@@ -15,15 +19,34 @@ const taxiIcon = L.icon({
 
 type Position = PushedPosition;
 
-/** The driver's position as the tab's stream pushes it. */
+/**
+ * The driver's position as the tab's stream pushes it and, while the stream carries none for this
+ * driver (down, or the driver no longer in the caller's scope), as polled every 5 seconds.
+ */
 function useDriverPosition(driverId: string | null): Position | null {
   const [position, setPosition] = useState<Position | null>(null);
+  const [streamed, setStreamed] = useState(true);
   useEffect(() => {
     if (!driverId) return;
-    return listenToDriverPositions(driverId, (pushed) =>
-      setPosition((held) => (held && held.at > pushed.at ? held : pushed)),
+    return listenToDriverPositions(
+      driverId,
+      (pushed) => setPosition((held) => (held && held.at > pushed.at ? held : pushed)),
+      (status) => setStreamed(status !== 'down'),
     );
   }, [driverId]);
+  const polled = useQuery({
+    queryKey: ['sos', 'driver-position', driverId],
+    queryFn: ({ signal }) =>
+      apiRequest<typeof driverLocationResponseSchema>('GET', `/drivers/location/${driverId}`, {
+        signal,
+      }).then((r) => r.data),
+    enabled: Boolean(driverId) && !streamed,
+    refetchInterval: LOCATION_POLL_MS,
+    retry: false,
+  });
+  const asPolled = polled.data?.position && polled.data.positionAt;
+  if (!streamed && asPolled && (!position || polled.data!.positionAt! > position.at))
+    return { ...polled.data!.position!, at: polled.data!.positionAt! };
   return position;
 }
 

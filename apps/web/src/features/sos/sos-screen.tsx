@@ -30,7 +30,7 @@ import { ListSummary } from '../../components/list-summary';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { Page } from '../../components/page';
 import { PhoneLinks } from '../../components/phone-links';
-import { listenToTabStream } from '../../lib/tab-stream';
+import { listenToTabStream, tabStreamStatus } from '../../lib/tab-stream';
 import { formatDateTime } from '../../lib/format';
 import { pagedRows } from '../../lib/paged-rows';
 import { SOS_KEY, useOpenAlerts, useSosHistory, type SosHistoryFilters } from './api';
@@ -51,16 +51,21 @@ const STATUS_COLOR: Record<SosStatus, string> = {
   resolved: 'teal.9',
 };
 
-/** Every change pushed by the stream loads the lists again, so that the room is always current. */
+/**
+ * Every change pushed by the stream loads the lists again, so that the room is always current; so
+ * does the stream opened again (an alert's map joining it, a dropped connection), which may have
+ * missed changes meanwhile.
+ */
 function useLiveRefresh() {
   const client = useQueryClient();
-  useEffect(
-    () =>
-      listenToTabStream((event) => {
-        if (event.event === 'sos') void client.invalidateQueries({ queryKey: SOS_KEY });
-      }),
-    [client],
-  );
+  useEffect(() => {
+    let streamOpened = tabStreamStatus() === 'live';
+    return listenToTabStream((event) => {
+      const reopened = event.event === 'open' && streamOpened;
+      if (event.event === 'open') streamOpened = true;
+      if (event.event === 'sos' || reopened) void client.invalidateQueries({ queryKey: SOS_KEY });
+    });
+  }, [client]);
 }
 
 function useNow(): number {
