@@ -75,6 +75,14 @@ export async function settingScheduled<T>(
 }
 
 /**
+ * Holds a state's dated settings alone for the rest of the caller's transaction: taken before
+ * reading what a save replaces, so that the audit's "before" is what the save replaced.
+ */
+export async function lockStateSettings(tx: DbExecutor, state: State): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`state_settings/${state}`}))`);
+}
+
+/**
  * Saves a state's value from a day on, as the next version; in the caller's transaction, which it
  * holds alone for the state while it counts the version.
  */
@@ -86,7 +94,7 @@ export async function saveStateSetting(
   value: unknown,
   effectiveFrom: string,
 ): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`state_settings/${state}`}))`);
+  await lockStateSettings(tx, state);
   await tx.execute(sql`
     insert into state_settings (state, name, value, effective_from, version, changed_by, request_id)
     select ${state}, ${name}, ${JSON.stringify(value)}::jsonb, ${effectiveFrom}::date,

@@ -12,6 +12,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { recordAudit, type Actor } from '../../infra/audit';
 import { indianToday } from '../../lib/ist-days';
 import {
+  lockStateSettings,
   saveStateSetting,
   settingInEffect,
   settingScheduled,
@@ -110,6 +111,7 @@ export async function saveComplianceFigures(
 ): Promise<StateComplianceFigures> {
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
+    await lockStateSettings(tx, state);
     const before = (await readInEffect(tx, body.effectiveFrom)).get(state)!;
     await saveStateSetting(tx, actor, state, NAME, body.figures, body.effectiveFrom);
     await recordAudit(tx, actor, {

@@ -15,7 +15,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { recordAudit, type Actor } from '../../infra/audit';
 import { istDate } from '../../lib/csv';
-import { saveStateSetting } from '../../lib/state-settings';
+import { lockStateSettings, saveStateSetting } from '../../lib/state-settings';
 
 /**
  * The states' fare rules, kept in the store of dated per-state settings (`state_settings`, named
@@ -152,7 +152,7 @@ export async function saveFareRules(
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
     // One save of a state's rules at a time: versions are counted per state and car type.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`state_settings/${state}`}))`);
+    await lockStateSettings(tx, state);
     const before = (await findRulesInEffect(tx, body.effectiveFrom, state)).get(state)!;
     for (const carType of CAR_TYPES) {
       const rule = body.rules[carType];

@@ -3,7 +3,7 @@ import type { PutDeskRulesBody, StateDeskRules } from '@bmet/shared/schemas/desk
 import type { Db, DbExecutor } from '../../db/client';
 import { recordAudit, type Actor } from '../../infra/audit';
 import { startOfIndianDay } from '../../lib/ist-days';
-import { saveStateSetting, settingInEffect } from '../../lib/state-settings';
+import { lockStateSettings, saveStateSetting, settingInEffect } from '../../lib/state-settings';
 import { moveDeadlines } from './deadlines';
 import { deskRulesSetting, findDeskRules } from './desk-rules';
 
@@ -20,6 +20,7 @@ export async function saveDeskRules(
 ): Promise<StateDeskRules> {
   await db.transaction(async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
+    await lockStateSettings(tx, state);
     const before = (await settingInEffect(tx, deskRulesSetting, body.effectiveFrom)).get(state)!;
     await saveStateSetting(tx, actor, state, deskRulesSetting.name, body.rules, body.effectiveFrom);
     const moved = await moveDeadlines(tx, { state, from: new Date(startOfIndianDay(body.effectiveFrom)) });

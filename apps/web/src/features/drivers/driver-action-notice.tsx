@@ -7,8 +7,9 @@ import { apiRequest } from '../../lib/api-client';
 import { monthName, recentMonths } from '../../lib/months';
 
 /**
- * On a driver's dashboard: that the driver is past the guidelines' thresholds this month (complaints
- * at 15% of rides, ratings below 3 stars over 25%), with the figures. Nothing when not.
+ * On a driver's dashboard: that the driver is past the thresholds of its state's rules this month
+ * (Delhi's by default: complaints at 15% of rides, ratings below 3 stars over 25%), with the
+ * figures. Nothing when not.
  */
 export function DriverActionNotice({ driverId }: { driverId: string }) {
   const month = recentMonths()[0]!;

@@ -46,7 +46,7 @@ const rowsOf = (rules: DeskRules): SettingRow[] =>
 
 type Values = Record<Field, number | string>;
 
-/** A field's input as a number, or null when blank (the server then says what is missing). */
+/** A field's input as a number, or null when blank. */
 const numberOf = (value: number | string): number | null =>
   value === '' || !Number.isFinite(Number(value)) ? null : Number(value);
 
@@ -64,11 +64,20 @@ function RulesForm({ entry }: { entry: StateDeskRules }) {
   }));
   const [done, setDone] = useState<string | null>(null);
   const save = useSaveDeskRules(entry.state);
-  const fieldErrors: Partial<Record<string, string[]>> =
-    save.error instanceof ApiError ? (save.error.body.fieldErrors ?? {}) : {};
+  // A field left empty is named here: an empty share that is switched on is no rule to the server.
+  const [missing, setMissing] = useState<Field[]>([]);
+  const fieldErrors: Partial<Record<string, string[]>> = {
+    ...(save.error instanceof ApiError ? (save.error.body.fieldErrors ?? {}) : {}),
+    ...Object.fromEntries(missing.map((field) => [`rules.${field}`, [m.fieldRequired()]])),
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setDone(null);
+    const empty = DESK_RULE_FIELDS.filter(
+      (field) => !(isShare(field) && !on[field]) && numberOf(values[field]) === null,
+    );
+    setMissing(empty);
+    if (empty.length > 0) return;
     const rules = Object.fromEntries(
       DESK_RULE_FIELDS.map((field) => [field, isShare(field) && !on[field] ? null : numberOf(values[field])]),
     ) as DeskRules;
@@ -87,7 +96,10 @@ function RulesForm({ entry }: { entry: StateDeskRules }) {
       key={field}
       label={LABELS[field]()}
       value={values[field]}
-      onChange={(value) => setValues((current) => ({ ...current, [field]: value }))}
+      onChange={(value) => {
+        setValues((current) => ({ ...current, [field]: value }));
+        setMissing((current) => current.filter((other) => other !== field));
+      }}
       min={DESK_RULE_LIMITS[field].min}
       max={DESK_RULE_LIMITS[field].max}
       allowNegative={false}
