@@ -40,5 +40,8 @@ export default defineConfig({
       },
     ],
     maxWorkers: 2,
+    // As the browser tests do: in CI a test that fails once runs again, and the closing summary of
+    // `npm test` names every test that needed it, so a flaky test is seen without stopping a landing.
+    retry: process.env.CI ? 1 : 0,
   },
 });

@@ -41,6 +41,21 @@ const steps = [
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+/** The tests that failed, named again under the totals so the end of a long log says which. */
+const failures = [];
+/** The tests that failed once and passed when run again (CI runs each failure twice). */
+const flaky = [];
+/** Collects the failed specs of a Playwright report, whose suites nest. */
+function playwrightFailures(suite, file) {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      const name = `${spec.file ?? file}:${spec.line} [${test.projectName}] ${spec.title}`;
+      if (test.status === 'unexpected') failures.push(name);
+      if (test.status === 'flaky') flaky.push(name);
+    }
+  }
+  for (const child of suite.suites ?? []) playwrightFailures(child, suite.file ?? file);
+}
 /** Adds a runner's counts as soon as its step ends (Playwright empties test-results/ when it starts). */
 function countResults(file) {
   if (!existsSync(file)) return;
@@ -49,11 +64,26 @@ function countResults(file) {
     passed += report.numPassedTests ?? 0;
     failed += report.numFailedTests ?? 0;
     skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    for (const file of report.testResults ?? []) {
+      const name = file.name.startsWith(root) ? file.name.slice(root.length + 1) : file.name;
+      const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+      for (const test of file.assertionResults ?? []) {
+        if (test.status === 'passed' && test.failureMessages?.length)
+          flaky.push(`${name} > ${test.fullName}`);
+      }
+      for (const test of failedTests) {
+        const reason = String(test.failureMessages?.[0] ?? '').split('\n')[0];
+        failures.push(`${name} > ${test.fullName}: ${reason}`);
+      }
+      if (file.status === 'failed' && !failedTests.length)
+        failures.push(`${name}: ${String(file.message ?? '').split('\n')[0]}`);
+    }
   } else {
     const stats = report.stats ?? {};
     passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
     failed += stats.unexpected ?? 0;
     skipped += stats.skipped ?? 0;
+    for (const suite of report.suites ?? []) playwrightFailures(suite, suite.file);
   }
 }
 
@@ -81,5 +111,7 @@ for (const [name, command, args, env = {}] of steps) {
 failed += failedSteps.filter((s) => !['unit, API and component tests', 'browser tests'].includes(s)).length;
 
 console.log(failedSteps.length ? `\nFailed steps: ${failedSteps.join(', ')}` : '\nAll steps passed.');
+for (const test of flaky) console.log(`  flaky (passed when run again): ${test.slice(0, 400)}`);
+for (const failure of failures) console.log(`  failed: ${failure.slice(0, 400)}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSteps.length || failed ? 1 : 0);
