@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { count, eq, sql } from 'drizzle-orm';
 import type { Role } from '@bmet/shared/constants';
 import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
 import { request, type Agent } from 'node:http';
 import { buildApp, type AppOptions } from '../src/app';
 import { openDatabase, vacuumWhereNeeded, type Db } from '../src/db/client';
@@ -213,5 +214,17 @@ export async function insertDeviceTokens(
       insert into driver_device_tokens (id, driver_id, token_hash, label)
       select id, driver_id, token_hash, label
       from json_populate_recordset(null::driver_device_tokens, ${JSON.stringify(rows)}::json)`);
+  }
+}
+
+/** Empties a PostgreSQL database of everything the console made, for a run that starts anew. */
+export async function emptyDatabase(url: string): Promise<void> {
+  const client = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await client.unsafe(
+      'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public',
+    );
+  } finally {
+    await client.end();
   }
 }

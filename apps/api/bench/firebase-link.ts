@@ -6,13 +6,15 @@
  *    then assigned, started and finished, for a minute, while staff read the trip list. Prints the
  *    time from a write in Firebase to the record visible through the console's API (a trip in the
  *    trip list, a position on the fleet map's stream), what never arrived, and the list's p99.
- * 2. First sync: a console started on a Firebase database of N trips brings them in. Prints trips a
- *    second and the console's peak memory, at N and at N/4 (memory that does not grow with the
- *    database stays about the same).
+ * 2. First sync: a console started on a Firebase database of N trips brings them in, with the
+ *    indexes it leaves out during the sync built (BENCH_DATABASE_URL is emptied first, as a new
+ *    console's database is). Prints trips a second, CPU per trip and the console's peak memory,
+ *    at N and at N/4 (memory that does not grow with the database stays about the same).
  *
  *   npm run bench:firebase-link                    the embedded database (a fresh one per part)
  *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:firebase-link
  *   BENCH_FL_DRIVERS=10000 BENCH_FL_POSITIONS=2000 BENCH_FL_TRIPS=50 BENCH_FL_SECONDS=60
+ *   BENCH_FL_PARTS=sync                             only the first syncs (or live)
  *   BENCH_FL_SYNC_TRIPS=100000                      trips of the first sync (a stream's first
  *                                                   event is one string in the stand-in: keep it
  *                                                   under about 400,000)
@@ -32,7 +34,8 @@ import {
   type FirebaseJson,
   type FirebaseServer,
 } from '../test/firebase-server';
-import { headersOf, JWT_SECRET } from './bench-data';
+import { emptyDatabase, headersOf, JWT_SECRET } from './bench-data';
+import { readCpu } from './cpu-time';
 import { startServer } from './bench-server';
 import { writeResults } from './results';
 import { readServerSentEvents } from './server-sent-events';
@@ -43,6 +46,7 @@ const TRIPS = Number(process.env.BENCH_FL_TRIPS ?? 50);
 const SECONDS = Number(process.env.BENCH_FL_SECONDS ?? 60);
 const SYNC_TRIPS = Number(process.env.BENCH_FL_SYNC_TRIPS ?? 100_000);
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const PARTS = (process.env.BENCH_FL_PARTS ?? 'live,sync').split(',');
 const TICK_MS = 10;
 const RUN = randomUUID().slice(0, 6);
 
@@ -78,13 +82,14 @@ async function startConsole(firebase: FirebaseServer) {
 }
 
 type Console = Awaited<ReturnType<typeof startConsole>>;
-type LinkStatus = { following: boolean; applied: Record<string, number> };
+type LinkStatus = { following: boolean; applied: Record<string, number>; buildingIndexes: boolean };
 
 async function untilApplied(console: Console, kind: string, count: number, timeoutS: number) {
   const end = Date.now() + timeoutS * 1000;
   for (;;) {
     const status = await console.get<LinkStatus | null>('/api/firebase-link').catch(() => null);
-    if ((status?.applied[kind] ?? 0) >= count) return true;
+    // Done once the records are in and the indexes a first sync left out are built.
+    if ((status?.applied[kind] ?? 0) >= count && !status?.buildingIndexes) return true;
     if (Date.now() > end) return false;
     await sleep(250);
   }
@@ -309,13 +314,21 @@ async function firstSync(count: number) {
     },
   });
   const eventMb = Math.round(JSON.stringify(trips).length / 1e6);
+  // A first sync is a console's first start: on PostgreSQL, an empty database.
+  if (DATABASE_URL) await emptyDatabase(DATABASE_URL);
   const console_ = await startConsole(firebase);
   const before = residentMb(console_.server.pid);
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, residentMb(console_.server.pid))), 200);
+  const cpuBefore = readCpu(console_.server.pid, Boolean(DATABASE_URL));
+  const standInBefore = process.cpuUsage();
   const started = performance.now();
   const done = await untilApplied(console_, 'trips', count, 1200);
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = readCpu(console_.server.pid, Boolean(DATABASE_URL));
+  const perTrip = (before?: number | null, after?: number | null) =>
+    before == null || after == null ? null : Math.round(((after - before) * 1e6) / count);
+  const standIn = process.cpuUsage(standInBefore);
   clearInterval(sampler);
   await console_.server.stop();
   await firebase.close();
@@ -326,6 +339,13 @@ async function firstSync(count: number) {
     seconds: Number(seconds.toFixed(1)),
     tripsPerSecond: Math.round(count / seconds),
     consoleMemoryMb: { atStart: before, peak },
+    // CPU per trip, in microseconds: the console, PostgreSQL, and this process (the stand-in
+    // serving the tree; in production Firebase's own).
+    cpuPerTripUs: {
+      console: perTrip(cpuBefore?.server, cpuAfter?.server),
+      database: perTrip(cpuBefore?.database, cpuAfter?.database),
+      standIn: Math.round((standIn.user + standIn.system) / count),
+    },
   };
 }
 
@@ -333,9 +353,13 @@ const figures: Record<string, unknown> = { database: DATABASE_URL ? 'postgres' :
 console.log(
   `Firebase link, ${figures.database}: live ${SECONDS} s, then first syncs of ${SYNC_TRIPS / 4} and ${SYNC_TRIPS} trips`,
 );
-figures.live = await live();
-console.log(JSON.stringify(figures.live, null, 2));
-figures.firstSync = [await firstSync(Math.round(SYNC_TRIPS / 4)), await firstSync(SYNC_TRIPS)];
-console.log(JSON.stringify(figures.firstSync, null, 2));
+if (PARTS.includes('live')) {
+  figures.live = await live();
+  console.log(JSON.stringify(figures.live, null, 2));
+}
+if (PARTS.includes('sync')) {
+  figures.firstSync = [await firstSync(Math.round(SYNC_TRIPS / 4)), await firstSync(SYNC_TRIPS)];
+  console.log(JSON.stringify(figures.firstSync, null, 2));
+}
 writeResults(`firebase-link-${String(figures.database)}`, figures);
 process.exit(0);

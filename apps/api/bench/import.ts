@@ -14,12 +14,12 @@ import { spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import postgres from 'postgres';
 import { openDatabase } from '../src/db/client';
 import { createLocalObjectStore } from '../src/infra/object-store';
 import { importFirebase } from '../src/import/import-firebase';
 import { writeFirebaseExport } from './firebase-export';
 import { writeResults } from './results';
+import { emptyDatabase } from './bench-data';
 
 const size = {
   trips: Number(process.env.BENCH_TRIPS ?? 1_000_000),
@@ -77,17 +77,6 @@ async function importOnce(path: string, target: 'postgres' | 'pglite'): Promise<
   } finally {
     await database.close();
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-async function emptyDatabase(url: string): Promise<void> {
-  const client = postgres(url, { max: 1, onnotice: () => {} });
-  try {
-    await client.unsafe(
-      'drop schema if exists public cascade; drop schema if exists drizzle cascade; create schema public',
-    );
-  } finally {
-    await client.end();
   }
 }
 

@@ -84,6 +84,7 @@ async function main() {
       {
         logger: app.log,
         writeBack: config.firebase.writeBack,
+        concurrentIndexes: database.kind === 'postgres',
         objectStore,
         publish: (event) => locationBus.publish(event),
       },

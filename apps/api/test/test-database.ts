@@ -44,11 +44,37 @@ async function openWorkerDatabase(): Promise<Database> {
   return database;
 }
 
+let emptyDatabases = 0;
+
+/**
+ * A database of its own, migrated and empty, for a test about what happens on an empty console
+ * (the worker's database holds the other tests' rows): PGlite in memory, or a new PostgreSQL
+ * database when TEST_DATABASE_URL is set. Closing it drops it.
+ */
+export async function openEmptyDatabase(): Promise<Database> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) return openDatabase({ dataDir: 'memory://' });
+  const name = workerDatabaseName(url, `_e${++emptyDatabases}`);
+  await withAdmin(url, async (admin) => {
+    await admin`drop database if exists ${admin(name)} with (force)`;
+    await admin`create database ${admin(name)}`;
+    await admin.unsafe(`comment on database "${name}" is '${MARKER} ${markerHost()} ${process.pid}'`);
+  });
+  const database = await openDatabase({ databaseUrl: withDatabase(url, name), dataDir: 'memory://' });
+  return {
+    ...database,
+    close: async () => {
+      await database.close();
+      await withAdmin(url, (admin) => admin`drop database if exists ${admin(name)} with (force)`);
+    },
+  };
+}
+
 /** <database of the URL>_w<vitest pool id>_p<process id>, as a plain lowercase identifier. */
-function workerDatabaseName(url: string): string {
+function workerDatabaseName(url: string, extra = ''): string {
   const base = decodeURIComponent(new URL(url).pathname.slice(1)) || 'test';
   const worker = process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? '0';
-  const suffix = `_w${worker}_p${process.pid}`;
+  const suffix = `_w${worker}_p${process.pid}${extra}`;
   const safeBase = base.toLowerCase().replace(/[^a-z0-9_]/g, '_');
   return `${safeBase.slice(0, 63 - suffix.length)}${suffix.replace(/[^a-z0-9_]/g, '_')}`;
 }

@@ -959,6 +959,26 @@ export const firebaseOutbox = pgTable(
 );
 
 /**
+ * Indexes and foreign keys dropped for a first sync of an empty table (db/deferred-indexes.ts), as
+ * the catalog defined them, until they are built again: a server that dies in between finds them
+ * here when it starts, and builds them.
+ */
+export const deferredIndexes = pgTable(
+  'deferred_indexes',
+  {
+    name: text('name').primaryKey(),
+    tableName: text('table_name').notNull(),
+    kind: text('kind').notNull(),
+    /** `CREATE INDEX ...` (pg_indexes.indexdef) or `FOREIGN KEY ...` (pg_get_constraintdef). */
+    definition: text('definition').notNull(),
+    /** Statistics targets set on an index's expressions: [{column, target}]. */
+    targets: jsonb('targets').notNull().default([]),
+    deferredAt: timestamp('deferred_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('deferred_indexes_kind_check', sql`${t.kind} in ('index', 'foreign key')`)],
+);
+
+/**
  * Grievances (the aggregator guidelines): a complaint logged by staff from a call or a mail, about
  * a trip, a driver or a customer, resolved within 3 working days. Kinds, steps and the deadline's
  * arithmetic are in packages/shared/src/grievance-rules.ts; the checks below hold the same lists.

@@ -33,6 +33,10 @@ export class LinkMonitor {
     this.figures.rereading = kind;
   }
 
+  buildingIndexes(building: boolean): void {
+    this.figures.buildingIndexes = building;
+  }
+
   /** Changes applied, with the time the oldest of them arrived. */
   applied(kind: string | null, count: number, arrivedAt: number): void {
     if (count <= 0) return;

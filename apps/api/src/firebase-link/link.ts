@@ -25,6 +25,7 @@ import type { Child } from './event-stream';
 import { FirebaseRequestError, type FirebaseRestClient, type Query, type StreamEvent } from './rest-client';
 import { absentKeys, isLookedFor, MOST_KEYS } from './absent';
 import { tripsWindow, type TripsWindow } from './trips-window';
+import { buildDeferredIndexes, deferIndexesOfEmpty, holdsDeferredIndexes } from '../db/deferred-indexes';
 
 /**
  * The link that follows the company's Firebase Realtime Database as the apps write it: one stream
@@ -53,6 +54,15 @@ const BATCH = 500;
 /** A large event's records are written this many at a time, and so many batches at once. */
 const LARGE_BATCH = 1000;
 const WRITES_AT_ONCE = 3;
+/**
+ * The tables a first sync of an empty console fills without their secondary indexes and foreign
+ * keys, built once at the end (db/deferred-indexes.ts): at a million trips, maintaining two trigram
+ * indexes, six others and a row lock on each trip's customer cost the database more than half of
+ * its time per trip.
+ */
+const FILLED_WITHOUT_INDEXES: Partial<Record<FollowedSection, readonly string[]>> = {
+  trips: ['trips', 'trip_messages'],
+};
 const MAX_BACKOFF_MS = 30_000;
 /** Records changed inside (not replaced whole) are read again in groups, a few at a time. */
 const REREAD_DELAY_MS = 50;
@@ -95,6 +105,11 @@ export class FirebaseLink {
       /** Where document images the driver app uploads are stored, once fetched. */
       objectStore?: ObjectStore;
       publish?: (event: LocationEvent) => Promise<void>;
+      /**
+       * Indexes left out by a first sync are built without blocking the tables' writers
+       * (PostgreSQL; the embedded database has one connection, and builds them as usual).
+       */
+      concurrentIndexes?: boolean;
       /** Called after each applied change (tests wait on it). */
       onApplied?: () => void;
     },
@@ -151,6 +166,8 @@ export class FirebaseLink {
         continue;
       }
       this.following = true;
+      // What an instance that died during a first sync left unbuilt.
+      if (await holdsDeferredIndexes(this.db).catch(() => false)) await this.buildIndexes();
       const round = new AbortController();
       const stopRound = () => round.abort();
       signal.addEventListener('abort', stopRound, { once: true });
@@ -386,6 +403,9 @@ export class FirebaseLink {
     const [key] = path.split('/').filter(Boolean);
     const live = kind === 'patch';
     const known = live || key !== undefined || (await holdsAny(this.db, section));
+    const tables = FILLED_WITHOUT_INDEXES[section];
+    const withoutIndexes =
+      !known && kind === 'put' && tables !== undefined && (await deferIndexesOfEmpty(this.db, tables));
     const writing = new Set<Promise<void>>();
     let failure: { error: unknown } | null = null;
     const write = async (records: FirebaseRecord[], arrived: number) => {
@@ -428,7 +448,29 @@ export class FirebaseLink {
       // What was read whole before the damage is kept.
       if (batch.length > 0 && !failure) await this.apply(section, batch, arrived, { live });
     }
+    if (withoutIndexes) await this.buildIndexes();
     if (key !== undefined) this.markStale(section, key, arrived);
+  }
+
+  /** Builds the indexes a first sync left out (or an instance that died during one), and says so. */
+  private async buildIndexes(): Promise<void> {
+    this.monitor.buildingIndexes(true);
+    await this.report().catch(() => undefined);
+    const started = Date.now();
+    try {
+      const { built, failed } = await buildDeferredIndexes(this.db, {
+        concurrently: this.options.concurrentIndexes,
+      });
+      for (const { name, message } of failed) this.failed(new Error(message), `${name} is left unbuilt`);
+      this.options.logger.info(
+        { built, seconds: (Date.now() - started) / 1000 },
+        'Firebase link: indexes built after a first sync',
+      );
+    } catch (error) {
+      this.failed(error, 'the indexes are built at the next start');
+    } finally {
+      this.monitor.buildingIndexes(false);
+    }
   }
 
   /**

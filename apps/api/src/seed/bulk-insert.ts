@@ -1,7 +1,14 @@
 import { getTableColumns, getTableName, sql, type InferInsertModel } from 'drizzle-orm';
 import type { PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client';
-import { rowsOf } from '../db/rows';
+import {
+  addForeignKey,
+  buildIndex,
+  dropForeignKey,
+  dropIndex,
+  foreignKeysOf,
+  secondaryIndexesOf,
+} from '../db/deferred-indexes';
 
 // One statement carries this many rows as a single JSON parameter.
 const ROWS_PER_STATEMENT = 5000;
@@ -132,72 +139,20 @@ export async function loadWithIndexesBuiltAfter<T>(
   const figureTriggers = figures.flatMap((figure) =>
     figure.triggers.filter(([table]) => names.includes(table)),
   );
-  return db.transaction(async (tx) => {
+  return db.transaction(async (transaction) => {
+    const tx = transaction as unknown as Db;
     for (const [table, trigger] of figureTriggers)
       await tx.execute(sql`alter table ${sql.identifier(table)} disable trigger ${sql.identifier(trigger)}`);
-    const foreignKeys = options.foreignKeys
-      ? rowsOf(
-          await tx.execute(sql`
-            select c.conname as name, r.relname as "table", pg_get_constraintdef(c.oid) as definition
-            from pg_constraint c join pg_class r on r.oid = c.conrelid
-            join pg_namespace n on n.oid = r.relnamespace and n.nspname = current_schema()
-            where c.contype = 'f' and r.relname in (${sql.join(
-              names.map((name) => sql`${name}`),
-              sql`, `,
-            )})`),
-        ).map((row) => ({
-          name: String(row.name),
-          table: String(row.table),
-          definition: String(row.definition),
-        }))
-      : [];
-    for (const key of foreignKeys) {
-      await tx.execute(
-        sql`alter table ${sql.identifier(key.table)} drop constraint ${sql.identifier(key.name)}`,
-      );
-    }
-    const indexes = rowsOf(
-      await tx.execute(sql`
-        select i.indexname as name, i.indexdef as definition,
-          (select coalesce(json_agg(json_build_object('column', a.attnum, 'target', a.attstattarget)), '[]')
-           from pg_attribute a where a.attrelid = c.oid and a.attstattarget > 0) as targets
-        from pg_indexes i
-        join pg_class c on c.relname = i.indexname
-        join pg_namespace n on n.oid = c.relnamespace and n.nspname = i.schemaname
-        join pg_index x on x.indexrelid = c.oid
-        where i.schemaname = current_schema() and i.tablename in (${sql.join(
-          names.map((name) => sql`${name}`),
-          sql`, `,
-        )}) and not x.indisunique and not x.indisprimary`),
-    ).map((row) => ({
-      name: String(row.name),
-      definition: String(row.definition),
-      // Statistics targets set on an index's expressions (see migration 0005) go with it.
-      targets: (typeof row.targets === 'string' ? JSON.parse(row.targets) : row.targets) as {
-        column: number;
-        target: number;
-      }[],
-    }));
-    for (const index of indexes) await tx.execute(sql`drop index ${sql.identifier(index.name)}`);
-    const result = await load(tx as unknown as Db);
+    const foreignKeys = options.foreignKeys ? await foreignKeysOf(tx, names) : [];
+    for (const key of foreignKeys) await dropForeignKey(tx, key);
+    const indexes = await secondaryIndexesOf(tx, names);
+    for (const index of indexes) await dropIndex(tx, index);
+    const result = await load(tx);
     for (const [table, trigger] of figureTriggers)
       await tx.execute(sql`alter table ${sql.identifier(table)} enable trigger ${sql.identifier(trigger)}`);
     for (const figure of figures) await tx.execute(sql`select ${sql.identifier(figure.rebuild)}()`);
-    // The definitions come from the catalog itself (pg_get_constraintdef), not from any input.
-    for (const key of foreignKeys) {
-      await tx.execute(
-        sql`alter table ${sql.identifier(key.table)} add constraint ${sql.identifier(key.name)} ${sql.raw(key.definition)}`,
-      );
-    }
-    // The definitions come from the catalog itself (pg_indexes.indexdef), not from any input.
-    for (const index of indexes) {
-      await tx.execute(sql.raw(index.definition));
-      for (const { column, target } of index.targets) {
-        await tx.execute(
-          sql`alter index ${sql.identifier(index.name)} alter column ${sql.raw(String(Number(column)))} set statistics ${sql.raw(String(Number(target)))}`,
-        );
-      }
-    }
+    for (const key of foreignKeys) await addForeignKey(tx, key);
+    for (const index of indexes) await buildIndex(tx, index);
     return result;
   });
 }

@@ -20,6 +20,11 @@ export const firebaseLinkActivitySchema = z.object({
   reconnects: z.number(),
   /** The kind being read again now, at an admin's request. */
   rereading: z.enum(FIREBASE_LINK_KINDS).nullable(),
+  /**
+   * The indexes left out while a first sync filled an empty console are being built: searches and
+   * sorted lists are slow until they are.
+   */
+  buildingIndexes: z.boolean(),
   lastErrors: z.array(z.object({ at: z.string(), message: z.string() })),
 });
 export type FirebaseLinkActivity = z.infer<typeof firebaseLinkActivitySchema>;
@@ -35,6 +40,7 @@ export const idleLinkActivity = (): FirebaseLinkActivity => ({
   skipped: 0,
   reconnects: 0,
   rereading: null,
+  buildingIndexes: false,
   lastErrors: [],
 });
 

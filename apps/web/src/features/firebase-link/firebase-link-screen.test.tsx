@@ -31,6 +31,7 @@ function linkStatus(changes: Partial<FirebaseLinkStatus> = {}): FirebaseLinkStat
     skipped: 0,
     reconnects: 0,
     rereading: null,
+    buildingIndexes: false,
     rereadsAsked: [],
     outbox: { waiting: 0, oldestWaitingAt: null, failing: 0, lastError: null },
     lastErrors: [],
@@ -79,7 +80,7 @@ function signIn(role: Role) {
 }
 
 function renderScreen() {
-  render(
+  return render(
     <MantineProvider>
       <QueryClientProvider client={createQueryClient()}>
         <MemoryRouter>
@@ -174,6 +175,22 @@ describe('FirebaseLinkScreen', { timeout: 20_000 }, () => {
     await act(() => vi.advanceTimersByTimeAsync(5_000));
     expect(figure('figure-last-change')).toHaveTextContent('17 s ago');
     await vi.waitFor(() => expect(asked()).toBe(2));
+  });
+
+  it('says while the indexes a first sync left out are built, and not once they are', async () => {
+    mockApi(linkStatus({ buildingIndexes: true }));
+    const { unmount } = renderScreen();
+    const connection = await screen.findByRole('region', { name: 'Connection' });
+    expect(
+      within(connection).getByText(
+        "Building the trips' indexes left out while the first sync filled the console: searching and sorting trips is slow until it ends.",
+      ),
+    ).toBeVisible();
+    unmount();
+    mockApi(linkStatus());
+    renderScreen();
+    await screen.findByRole('region', { name: 'Connection' });
+    expect(screen.queryByTestId('firebase-link-building-indexes')).not.toBeInTheDocument();
   });
 
   it('says when no server follows the database, and still lists the last errors', async () => {

@@ -1,4 +1,4 @@
-import { Alert, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Fragment } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { FirebaseLinkStatus } from '@bmet/shared/schemas/firebase-link';
@@ -36,6 +36,12 @@ export function ConnectionSection({ status }: { status: FirebaseLinkStatus }) {
             ? m.firebaseLinkReconnectingText()
             : m.firebaseLinkNotFollowingText()}
       </Text>
+      {status.buildingIndexes && (
+        <Group gap="xs" wrap="nowrap" data-testid="firebase-link-building-indexes">
+          <Loader size="xs" aria-hidden />
+          <Text size="sm">{m.firebaseLinkBuildingIndexes()}</Text>
+        </Group>
+      )}
       {status.holder && (
         <Text size="sm" c="dimmed" data-testid="firebase-link-server">
           {m.firebaseLinkServer({ server: serverName(status.holder) })}
