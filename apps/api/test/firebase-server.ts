@@ -168,6 +168,12 @@ const isBranch = (node: TreeNode | null | undefined): node is Branch =>
 /** Objects without a prototype, so that `__proto__` is a key like any other. */
 const newBranch = (): Branch => Object.create(null) as Branch;
 
+/** Whether a branch holds a child. */
+function holdsAny(branch: Branch): boolean {
+  for (const key in branch) if (key) return true;
+  return false;
+}
+
 const isJsonObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -189,9 +195,14 @@ function setAt(node: TreeNode | null, path: Path, value: TreeNode | null, depth 
   const key = path[depth]!;
   const branch = isBranch(node) ? node : newBranch();
   const child = setAt(branch[key] ?? null, path, value, depth + 1);
-  if (child === null) delete branch[key];
-  else branch[key] = child;
-  return Object.keys(branch).length > 0 ? branch : null;
+  // A branch given a child holds one: only a removal asks whether any is left (listing the keys of
+  // a node of ten thousand drivers at every position written would cost more than the rest).
+  if (child !== null) {
+    branch[key] = child;
+    return branch;
+  }
+  delete branch[key];
+  return holdsAny(branch) ? branch : null;
 }
 
 /**
@@ -212,13 +223,17 @@ function normalize(value: unknown, current: TreeNode | null, depth: number): Tre
     ? value.map((item, index) => [String(index), item])
     : Object.entries(value);
   const branch = newBranch();
+  let held = false;
   for (const [key, child] of entries) {
     if (key === '.priority') continue;
     checkKey(key);
     const stored = normalize(child, isBranch(current) ? (current[key] ?? null) : null, depth + 1);
-    if (stored !== null) branch[key] = stored;
+    if (stored !== null) {
+      branch[key] = stored;
+      held = true;
+    }
   }
-  return Object.keys(branch).length > 0 ? branch : null;
+  return held ? branch : null;
 }
 
 /** `{".sv": "timestamp"}` and `{".sv": {"increment": n}}` [reference]. */

@@ -51,7 +51,7 @@ async function catalogOf(database: Database) {
   );
 }
 
-const booking = (i: number, customer: string): FirebaseJson => ({
+const booking = (i: number, customer: string): { [key: string]: FirebaseJson } => ({
   title: `Rider ${i}`,
   body: 'Please Pickup me',
   phoneNumber: '9123456789',

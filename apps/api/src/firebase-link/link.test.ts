@@ -211,6 +211,33 @@ describe('the Firebase link', () => {
     expect(counted).toEqual({ n: 100, keys: 100 });
   });
 
+  it('applies a burst of bookings and changes in the order the apps wrote them', async () => {
+    const k = keys();
+    const server = await startFirebaseServer({ data: { customer: { [k.customer]: { name: 'Asha Rao' } } } });
+    const follower = link(server);
+    await readUntil(
+      async () => follower.status().applied.customers ?? 0,
+      (applied) => applied >= 1,
+    );
+    // 200 bookings written one by one, faster than one transaction each could follow.
+    const written = Array.from({ length: 200 }, (_, i) => k.trip(i));
+    written.forEach((key, i) => server.tree.set(`trips/${key}`, booking(k.customer, `Rider ${i}`)));
+    // One trip put whole, changed inside, then put whole again: the last write wins.
+    server.tree.set(`trips/${written[0]}/title`, 'Changed Inside');
+    server.tree.set(`trips/${written[0]}`, booking(k.customer, 'Put Again'));
+    // Another put whole, then changed inside: the change is read with the record.
+    server.tree.set(`trips/${written[1]}/title`, 'Renamed Last');
+    const rows = await readUntil(
+      () => tripsOf(written),
+      (found) => found.length === 200 && found.some((trip) => trip.title === 'Renamed Last'),
+    );
+    expect(rows).toHaveLength(200);
+    const titles = new Map(rows.map((row) => [row.key, row.title]));
+    expect(titles.get(written[0]!)).toBe('Put Again');
+    expect(titles.get(written[1]!)).toBe('Renamed Last');
+    expect(titles.get(written[199]!)).toBe('Rider 199');
+  });
+
   it('on a reconnect reads trips again from the oldest under way, and ends those removed meanwhile', async () => {
     const k = keys();
     const now = Date.now();

@@ -68,6 +68,8 @@ const MAX_BACKOFF_MS = 30_000;
 const REREAD_DELAY_MS = 50;
 /** Records changed inside are read again this many at a time. */
 const REREADS_AT_ONCE = 8;
+/** Records a failure left unapplied are read again after this long. */
+const RETRY_MS = 1000;
 
 export type LinkLogger = {
   info: (object: object, message: string) => void;
@@ -84,8 +86,12 @@ export class FirebaseLink {
   private running: Promise<void> | null = null;
   private following = false;
   private readonly monitor = new LinkMonitor();
-  /** Records to read again, per section, with the time the first change of each arrived. */
-  private readonly stale = new Map<FollowedSection, Map<string, number>>();
+  /**
+   * Records to apply, per section, with the time the first change of each arrived: a record put
+   * whole carries its value; one changed inside is read again whole. The last event for a record
+   * decides which, so they are applied in the order the events came.
+   */
+  private readonly stale = new Map<FollowedSection, Map<string, { arrived: number; value?: unknown }>>();
   private rereadTimer: NodeJS.Timeout | null = null;
   private rereading: Promise<void> = Promise.resolve();
   /** Per section, settled once its stream's first event is applied (trips wait for TRIPS_NEED). */
@@ -501,7 +507,9 @@ export class FirebaseLink {
       }
       return;
     }
-    if (inside.length === 0 && kind === 'put') return this.apply(section, [{ key, value: data }], arrived);
+    // A record put whole (a new booking) is applied with the others that came meanwhile, in one
+    // transaction: one at a time, fifty bookings a second with their updates outran the database.
+    if (inside.length === 0 && kind === 'put') return this.markStale(section, key, arrived, { value: data });
     if (section === 'driver' && inside[0] === 'position') {
       const position = inside.length === 1 && kind === 'put' ? positionOf(data) : null;
       if (position) return this.pendingPositions.add(key, position, arrived);
@@ -576,10 +584,17 @@ export class FirebaseLink {
     );
   }
 
-  private markStale(section: FollowedSection, key: string, arrived: number): void {
+  /** Queues a record to apply: with `value`, as it is; without, read again whole. */
+  private markStale(
+    section: FollowedSection,
+    key: string,
+    arrived: number,
+    put?: { value: unknown },
+    delayMs = REREAD_DELAY_MS,
+  ): void {
     let keys = this.stale.get(section);
     if (!keys) this.stale.set(section, (keys = new Map()));
-    if (!keys.has(key)) keys.set(key, arrived);
+    keys.set(key, { arrived: keys.get(key)?.arrived ?? arrived, ...put });
     if (this.rereadTimer) return;
     this.rereadTimer = setTimeout(() => {
       this.rereadTimer = null;
@@ -589,26 +604,46 @@ export class FirebaseLink {
           if (!this.controller?.signal.aborted)
             this.failed(error, 'the change will be read at the next reconnect');
         });
-    }, REREAD_DELAY_MS);
+    }, delayMs);
   }
 
-  /** Reads whole the records changed inside, and applies them. */
+  /**
+   * Applies the records queued: those changed inside are read whole first, a few reads at a time;
+   * then all of a section's go in batches, one transaction each. Those a failure left unapplied
+   * are read again a second later (a stop ends it: the next start reads them).
+   */
   private async rereadStale(): Promise<void> {
     const work = [...this.stale.entries()];
     this.stale.clear();
     const signal = this.controller?.signal;
     for (const [section, keys] of work) {
       const entries = [...keys];
-      const arrived = Math.min(...entries.map(([, at]) => at));
-      // A few reads at a time; a stop ends them (what was not read is read at the next start).
-      for (let i = 0; i < entries.length && !signal?.aborted; i += REREADS_AT_ONCE) {
-        const records = await Promise.all(
-          entries.slice(i, i + REREADS_AT_ONCE).map(async ([key]) => ({
-            key,
-            value: await this.client.get(`${section}/${key}`, {}, signal),
-          })),
-        );
-        await this.apply(section, records, arrived);
+      let done = 0;
+      try {
+        const records: FirebaseRecord[] = [];
+        for (let i = 0; i < entries.length && !signal?.aborted; i += REREADS_AT_ONCE) {
+          records.push(
+            ...(await Promise.all(
+              entries.slice(i, i + REREADS_AT_ONCE).map(async ([key, queued]) => ({
+                key,
+                value:
+                  'value' in queued ? queued.value : await this.client.get(`${section}/${key}`, {}, signal),
+              })),
+            )),
+          );
+        }
+        for (; done < records.length && !signal?.aborted; done += BATCH) {
+          const batch = entries.slice(done, done + BATCH);
+          const arrived = Math.min(...batch.map(([, queued]) => queued.arrived));
+          await this.apply(section, records.slice(done, done + BATCH), arrived);
+        }
+      } catch (error) {
+        if (signal?.aborted) return;
+        // Read whole again, unless a newer event for the record came meanwhile.
+        for (const [key, { arrived }] of entries.slice(done)) {
+          if (!this.stale.get(section)?.has(key)) this.markStale(section, key, arrived, undefined, RETRY_MS);
+        }
+        this.failed(error, `reading those ${section} again in a second`);
       }
     }
   }
