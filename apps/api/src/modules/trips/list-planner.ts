@@ -132,12 +132,21 @@ function tripListQueries(
   const caller = { id: values.callerId!, role };
   const drivenBy = and(tripDriverScope(caller), chosenDrivers(values));
   if (!drivenBy) {
+    // The page's trips are found first and their drivers joined after: joined before the sort, a
+    // search matching 571 trips of a million ("bhavna dsouza") looked up 571 drivers for 51 rows
+    // (3 of its 8 ms in PostgreSQL).
+    const page = db
+      .select({ id: trips.id })
+      .from(trips)
+      .where(and(...conditions))
+      .orderBy(...NEWEST_FIRST)
+      .limit(pageLimit(size))
+      .as('page');
     return {
       kind: 'all' as const,
       all: selectTrips(db)
-        .where(and(...conditions))
-        .orderBy(...NEWEST_FIRST)
-        .limit(pageLimit(size)),
+        .innerJoin(page, eq(trips.id, page.id))
+        .orderBy(...NEWEST_FIRST),
     };
   }
   const scopeDriverIds = sql`select ${drivers.id} from ${drivers} where ${drivenBy}`;
