@@ -34,6 +34,7 @@ import {
   type FirebaseJson,
   type FirebaseServer,
 } from '../test/firebase-server';
+import { appBooking } from '../test/app-booking';
 import { emptyDatabase, headersOf, JWT_SECRET } from './bench-data';
 import { readCpu } from './cpu-time';
 import { startServer } from './bench-server';
@@ -105,20 +106,9 @@ function residentMb(pid: number): number {
   }
 }
 
-const booking = (customer: string, title: string): FirebaseJson => ({
-  title,
-  body: 'Please Pickup me',
-  phoneNumber: '9123456789',
-  id: customer,
-  car: 'sedan',
-  date: dartTime(new Date()).replace(/000$/, ''),
-  price: '250',
-  distance: '12',
-  'pick-up': { location: 'MG Road', lat: 12.97, long: 77.59 },
-  destination: { location: 'Airport', lat: 13.2, long: 77.7 },
-  tripStarted: false,
-  isFinished: false,
-});
+/** A booking made now, as the customer app writes it. */
+const booking = (customer: string, title: string) =>
+  appBooking(customer, title, { date: dartTime(new Date()).replace(/000$/, '') });
 
 async function live() {
   const drivers = Array.from({ length: DRIVERS }, (_, i) => `fl${RUN}d${i}`);

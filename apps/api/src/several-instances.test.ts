@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { findTestRedis } from '../test/redis';
 import { freePort } from './lib/free-port';
 import { openLocationStream } from '../test/location-support';
-import { startFirebaseServer, type FirebaseJson } from '../test/firebase-server';
+import { startFirebaseServer } from '../test/firebase-server';
+import { appBooking } from '../test/app-booking';
 
 const API_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'two-instances-demo-password';
@@ -200,20 +201,8 @@ describe.skipIf(Boolean(skip))(
       const firebase = await startFirebaseServer({
         data: { customer: { cust2i: { name: 'Meena Two', phoneNumber: '9000000022' } } },
       });
-      const booking = (title: string): FirebaseJson => ({
-        title,
-        body: 'Please Pickup me',
-        phoneNumber: '9000000022',
-        id: 'cust2i',
-        car: 'auto',
-        date: '2026-11-29 10:00:00.000000',
-        price: '80',
-        distance: '3',
-        'pick-up': { location: 'Depot', lat: 10.0, long: 76.3 },
-        destination: { location: 'Market', lat: 10.02, long: 76.31 },
-        tripStarted: false,
-        isFinished: false,
-      });
+      const booking = (title: string) =>
+        appBooking('cust2i', title, { phoneNumber: '9000000022', car: 'auto' });
       // Polled often: a limit the polls cannot reach.
       const extra = { FIREBASE_DATABASE_URL: firebase.url, RATE_LIMIT_PER_MINUTE: '100000' };
       const both = await Promise.all([start(address.toString(), extra), start(address.toString(), extra)]);

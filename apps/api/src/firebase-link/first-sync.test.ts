@@ -5,6 +5,7 @@ import { rowsOf } from '../db/rows';
 import { getTestDatabase, openEmptyDatabase } from '../../test/test-database';
 import { pushIdTime, startFirebaseServer, type FirebaseJson } from '../../test/firebase-server';
 import { readUntil } from '../../test/read-until';
+import { appBooking } from '../../test/app-booking';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
 
@@ -51,19 +52,10 @@ async function catalogOf(database: Database) {
   );
 }
 
-const booking = (i: number, customer: string): { [key: string]: FirebaseJson } => ({
-  title: `Rider ${i}`,
-  body: 'Please Pickup me',
-  phoneNumber: '9123456789',
-  id: customer,
-  car: 'sedan',
-  date: '2026-11-28 10:15:00.000000',
-  price: '250',
-  'pick-up': { location: `Temple Road ${i}`, lat: 12.97, long: 77.59 },
-  destination: { location: 'Airport', lat: 13.2, long: 77.7 },
-  tripStarted: false,
-  isFinished: false,
-});
+const booking = (i: number, customer: string) =>
+  appBooking(customer, `Rider ${i}`, {
+    'pick-up': { location: `Temple Road ${i}`, lat: 12.97, long: 77.59 },
+  });
 
 const count = async (table: string) =>
   Number(rowsOf(await empty.db.execute(sql`select count(*) as n from ${sql.identifier(table)}`))[0]!.n);

@@ -16,6 +16,7 @@ import { applyRecords, FOLLOWED_SECTIONS } from './apply';
 import { FirebaseLink } from './link';
 import { FirebaseRestClient, resolveAddress } from './rest-client';
 import { readUntil } from '../../test/read-until';
+import { appBooking } from '../../test/app-booking';
 
 const t = useTestApp();
 const running: { link: FirebaseLink; server: FirebaseServer }[] = [];
@@ -40,20 +41,7 @@ function keys() {
   };
 }
 
-const booking = (customer: string, title: string): { [key: string]: FirebaseJson } => ({
-  title,
-  body: 'Please Pickup me',
-  phoneNumber: '9123456789',
-  id: customer,
-  car: 'sedan',
-  date: '2026-11-28 10:15:00.000000',
-  price: '250',
-  distance: '12',
-  'pick-up': { location: 'MG Road', lat: 12.97, long: 77.59 },
-  destination: { location: 'Airport', lat: 13.2, long: 77.7 },
-  tripStarted: false,
-  isFinished: false,
-});
+const booking = appBooking;
 
 /** A time as the apps write dates: Dart's DateTime.toString() of Indian time. */
 function istDate(ms: number): string {

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startFirebaseServer, type FirebaseJson } from '../../test/firebase-server';
 import { killServerProcesses, startServerProcess, stopServerProcess } from '../../test/server-process';
 import { readUntil } from '../../test/read-until';
+import { appBooking } from '../../test/app-booking';
 
 /**
  * Started as an operator starts it: a server pointed at a database that speaks Firebase's protocol
@@ -54,20 +55,10 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
 
       // A booking written by the customer app appears in the trip list staff read.
       const idToken = await signInAsAdmin(server.baseUrl);
-      firebase.tree.set(`trips/${firebase.pushId()}`, {
-        title: 'Zebulon Firebaselink',
-        body: 'Please Pickup me',
-        phoneNumber: '9000000001',
-        id: 'cust1',
-        car: 'mini',
-        date: '2026-11-28 09:00:00.000000',
-        price: '180',
-        distance: '6',
-        'pick-up': { location: 'Station Road', lat: 18.5, long: 73.8 },
-        destination: { location: 'Temple Road', lat: 18.52, long: 73.85 },
-        tripStarted: false,
-        isFinished: false,
-      });
+      firebase.tree.set(
+        `trips/${firebase.pushId()}`,
+        appBooking('cust1', 'Zebulon Firebaselink', { car: 'mini', phoneNumber: '9000000001' }),
+      );
       const titles = await readUntil(
         () => tripTitles(server.baseUrl, idToken, 'Zebulon'),
         (found) => found.length > 0,
@@ -95,20 +86,7 @@ describe('a server with FIREBASE_DATABASE_URL', () => {
       DEMO_PASSWORD: 'link-test-demo-password',
       FIREBASE_DATABASE_URL: firebase.url,
     };
-    const trip = (i: number): FirebaseJson => ({
-      title: `Killnine Rider ${i}`,
-      body: 'Please Pickup me',
-      phoneNumber: '9000000009',
-      id: 'cust9',
-      car: 'auto',
-      date: '2026-11-28 11:00:00.000000',
-      price: '90',
-      distance: '3',
-      'pick-up': { location: 'Bus Stand', lat: 10.0, long: 76.3 },
-      destination: { location: 'Market', lat: 10.02, long: 76.31 },
-      tripStarted: false,
-      isFinished: false,
-    });
+    const trip = (i: number) => appBooking('cust9', `Killnine Rider ${i}`, { car: 'auto', price: '90' });
     const keys = Array.from({ length: 100 }, () => firebase.pushId());
     const key = (i: number) => keys[i]!;
     const first = await startServerProcess(env);
