@@ -55,5 +55,11 @@ export async function startServer(database: { url?: string; env?: Record<string,
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { baseUrl, pid: child.pid!, stop, errors: () => errors, log: () => log };
+  /** The first error lines the server logged (level 50 or 60), to say what the count counted. */
+  const errorLines = (most = 3) =>
+    log
+      .split('\n')
+      .filter((line) => /"level":(50|60)/.test(line))
+      .slice(0, most);
+  return { baseUrl, pid: child.pid!, stop, errors: () => errors, errorLines, log: () => log };
 }

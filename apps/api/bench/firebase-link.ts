@@ -286,11 +286,7 @@ async function live() {
       p99Ms: ms(percentile(listTimes, 99)),
     },
     serverErrors: console_.server.errors(),
-    serverErrorLines: console_.server
-      .log()
-      .split('\n')
-      .filter((line) => /"level":(50|60)/.test(line))
-      .slice(0, 3),
+    serverErrorLines: console_.server.errorLines(),
     link: status,
   };
 }

@@ -189,7 +189,15 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
     const wide = await runs(CONNECTIONS);
     // The embedded database answers one query at a time: its latency is read at 10 connections too.
     const narrow = kind === 'pglite' && CONNECTIONS !== 10 ? await runs(10) : null;
-    return { kind, connections: CONNECTIONS, seconds: SECONDS, wide, narrow, serverErrors: server.errors() };
+    return {
+      kind,
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      wide,
+      narrow,
+      serverErrors: server.errors(),
+      serverErrorLines: server.errorLines(),
+    };
   } finally {
     await server.stop();
   }
@@ -218,6 +226,7 @@ async function main() {
     printTable(`${run.kind}: ${run.connections} connections, ${run.seconds} s each`, run.wide);
     if (run.narrow) printTable(`${run.kind}: 10 connections`, run.narrow);
     console.log(`  server errors logged: ${run.serverErrors}`);
+    for (const line of run.serverErrorLines) console.log(`    ${line.slice(0, 600)}`);
   }
   const postgres = runs.find((run) => run.kind === 'postgres');
   const pglite = runs.find((run) => run.kind === 'pglite');
