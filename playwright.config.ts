@@ -56,9 +56,7 @@ export default defineConfig({
       name: 'control-room-phone',
       grep: /@phone/,
       testMatch: CONTROL_ROOM,
-      // After the other control-room tests, not beside them: its alert reaches the same franchise,
-      // whose inbox those tests count.
-      dependencies: ['control-room'],
+      dependencies: ['desktop', 'phone'],
       use: phone,
     },
   ],
