@@ -1,8 +1,15 @@
 /**
  * Throughput of the lists over HTTP, against the real server started as `npm start` starts it, on
  * the benchmark data (bench-data.ts: a million trips, 100,000 drivers and customers). Each list is
- * loaded by 50 connections for a while; its requests per second are given as a ratio to
- * `GET /api/auth/me` measured in the same run, since the machine's noise would otherwise decide.
+ * loaded by 50 connections for a while.
+ *
+ * On PostgreSQL each list is measured beside its floor (floor.ts): a minimal server that sends
+ * PostgreSQL the very statements the console sent for that list, read from PostgreSQL's statement
+ * log, but the session lookup, and answers the rows as JSON. The console's requests per second
+ * divided by the floor's, in the same run, is how close the list is to what it could be; what the
+ * console does beyond the floor (authentication, validation, shaping, compression) is its cost.
+ * The floor needs PostgreSQL's log file readable here (BENCH_POSTGRES_LOG names it where it is
+ * not found) and rights to change a database setting; without them it is left out.
  *
  *   npm run bench:http                         the embedded database (PGlite in BENCH_DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:http
@@ -10,6 +17,7 @@
  *   BENCH_DB=postgres | pglite                 only one of them
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50      how long and how wide each load is
  *   BENCH_LISTS=drivers                        only the lists whose names hold this text
+ *   BENCH_FLOOR=off                            PostgreSQL without the floor
  *
  * Prints one table per database, with the CPU one request cost the server and PostgreSQL (read from
  * /proc, Linux only), and writes bench/results/http.json. It fails on nothing.
@@ -18,6 +26,7 @@ import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
 import { COMMON, headersOf, PAGE, prepare, RARE, rowsOf, openBenchDatabase } from './bench-data';
 import { startServer } from './bench-server';
+import { captureStatements, startFloor, type LoggedStatement } from './floor';
 import { cpuPerRequest, readCpu } from './cpu-time';
 import { writeResults } from './results';
 
@@ -43,11 +52,13 @@ type Measured = {
   /** Milliseconds of CPU one request cost the server process and PostgreSQL (null where unread). */
   serverMs: number | null;
   databaseMs: number | null;
+  /** The same list's floor, measured right after it (PostgreSQL only). */
+  floor?: { rps: number; p99: number; serverMs: number | null; databaseMs: number | null; ratio: number };
 };
 
 function load(
   baseUrl: string,
-  target: Target,
+  target: Pick<Target, 'method' | 'path' | 'body'>,
   headers: Record<string, string>,
   connections: number,
   seconds: number,
@@ -147,31 +158,58 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
   const targets = allTargets.filter((target) => target.name.includes(LISTS));
   const me: Target = { name: 'GET /api/auth/me', method: 'GET', path: '/api/auth/me', as: 'admin' };
 
+  const send = (baseUrl: string, target: Target) =>
+    fetch(`${baseUrl}${target.path}`, {
+      method: target.method,
+      headers: { ...headers[target.as], ...(target.body ? { 'content-type': 'application/json' } : {}) },
+      body: target.body ? JSON.stringify(target.body) : undefined,
+    });
+  const floor = kind === 'postgres' && process.env.BENCH_FLOOR !== 'off' ? await floorOf(url!, targets, send) : null;
   const server = await startServer({ url });
   try {
     // Each answer is checked once, then everything is warmed up before it is measured.
     for (const target of [me, ...targets]) {
-      const response = await fetch(`${server.baseUrl}${target.path}`, {
-        method: target.method,
-        headers: { ...headers[target.as], ...(target.body ? { 'content-type': 'application/json' } : {}) },
-        body: target.body ? JSON.stringify(target.body) : undefined,
-      });
+      const response = await send(server.baseUrl, target);
       if (!response.ok) throw new Error(`${target.name}: ${response.status} ${await response.text()}`);
       await load(server.baseUrl, target, headers[target.as], 10, 2);
     }
+    if (floor) for (const index of targets.keys()) await load(floor.baseUrl, floor.target(index), {}, 10, 2);
     const results: Measured[] = [];
     // The CPU each request cost, read around each load (PostgreSQL's processes only for it; the
     // embedded database runs inside the server process).
-    const timed = async (target: Target, connections: number) => {
-      const before = readCpu(server.pid, kind === 'postgres');
-      const result = await load(server.baseUrl, target, headers[target.as], connections, SECONDS);
-      const cpu = cpuPerRequest(before, readCpu(server.pid, kind === 'postgres'), result.requests.total);
-      return { target, result, cpu };
+    const timedAt = async (
+      pid: number,
+      baseUrl: string,
+      target: Pick<Target, 'method' | 'path' | 'body'>,
+      targetHeaders: Record<string, string>,
+      connections: number,
+    ) => {
+      const before = readCpu(pid, kind === 'postgres');
+      const result = await load(baseUrl, target, targetHeaders, connections, SECONDS);
+      const cpu = cpuPerRequest(before, readCpu(pid, kind === 'postgres'), result.requests.total);
+      return { result, cpu };
     };
+    const timed = async (target: Target, connections: number) => ({
+      target,
+      ...(await timedAt(server.pid, server.baseUrl, target, headers[target.as], connections)),
+    });
     const runs = async (connections: number) => {
       const meBefore = await timed(me, connections);
       const measured = [];
-      for (const target of targets) measured.push(await timed(target, connections));
+      const floors = new Map<Target, Measured['floor']>();
+      for (const [index, target] of targets.entries()) {
+        const measuredHere = await timed(target, connections);
+        measured.push(measuredHere);
+        if (!floor) continue;
+        // The floor right after the console, so that both meet the machine in the same state.
+        const { result, cpu } = await timedAt(floor.pid, floor.baseUrl, floor.target(index), {}, connections);
+        floors.set(target, {
+          rps: Math.round(result.requests.average),
+          p99: result.latency.p99,
+          ...cpu,
+          ratio: Number((measuredHere.result.requests.average / result.requests.average).toFixed(2)),
+        });
+      }
       const meAfter = await timed(me, connections);
       const baseline = (meBefore.result.requests.average + meAfter.result.requests.average) / 2;
       const rows = [meBefore, ...measured].map(({ target, result, cpu }) => ({
@@ -182,6 +220,7 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
         p99: result.latency.p99,
         failures: result.non2xx + result.errors + result.timeouts,
         ...cpu,
+        ...(floors.has(target) ? { floor: floors.get(target) } : {}),
       }));
       results.push(...rows);
       return rows;
@@ -200,6 +239,56 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
     };
   } finally {
     await server.stop();
+    await floor?.stop();
+  }
+}
+
+/**
+ * Captures the statements the console sends PostgreSQL for each target (a server started for it
+ * alone, with statement logging on) and starts the floor on them. Null where PostgreSQL's log
+ * cannot be read here.
+ */
+async function floorOf(url: string, targets: Target[], send: (baseUrl: string, target: Target) => Promise<Response>) {
+  const lists: LoggedStatement[][] = [];
+  const file = await captureStatements(url, async (request) => {
+    const capturing = await startServer({ url });
+    try {
+      for (const target of targets) {
+        // The first request of a kind may prepare or load once what later ones reuse.
+        await send(capturing.baseUrl, target);
+        lists.push(await request(async () => void (await send(capturing.baseUrl, target)).arrayBuffer()));
+      }
+    } finally {
+      await capturing.stop();
+    }
+  });
+  if (!file) {
+    console.log('PostgreSQL\'s log cannot be read here (BENCH_POSTGRES_LOG names it): no floor.');
+    return null;
+  }
+  console.log(`Statements read from ${file}:`);
+  for (const [index, target] of targets.entries()) {
+    console.log(`  ${target.name}: ${lists[index]!.length} statement(s)`);
+  }
+  const floor = await startFloor(url, lists);
+  return {
+    ...floor,
+    target: (index: number) => ({ method: 'GET' as const, path: `/lists/${index}` }),
+  };
+}
+
+function printFloorTable(title: string, rows: Measured[]) {
+  console.log(`\n${title}: the console against its floor`);
+  console.log(
+    `  ${'list'.padEnd(44)} ${'req/s'.padStart(7)} ${'floor'.padStart(7)} ${'ratio'.padStart(6)} ${'p99 ms'.padStart(7)} ${'floor'.padStart(6)} ${'server CPU ms'.padStart(14)} ${'floor'.padStart(6)} ${'database CPU ms'.padStart(16)} ${'floor'.padStart(6)}`,
+  );
+  const cpu = (ms: number | null | undefined) => (ms === null || ms === undefined ? '-' : ms.toFixed(2));
+  for (const row of rows) {
+    const floor = row.floor;
+    if (!floor) continue;
+    console.log(
+      `  ${row.name.padEnd(44)} ${String(row.rps).padStart(7)} ${String(floor.rps).padStart(7)} ${floor.ratio.toFixed(2).padStart(6)} ${String(row.p99).padStart(7)} ${String(floor.p99).padStart(6)} ${cpu(row.serverMs).padStart(14)} ${cpu(floor.serverMs).padStart(6)} ${cpu(row.databaseMs).padStart(16)} ${cpu(floor.databaseMs).padStart(6)}`,
+    );
   }
 }
 
@@ -224,6 +313,7 @@ async function main() {
   if (only !== 'postgres') runs.push(await measure('pglite', undefined));
   for (const run of runs) {
     printTable(`${run.kind}: ${run.connections} connections, ${run.seconds} s each`, run.wide);
+    if (run.wide.some((row) => row.floor)) printFloorTable(`${run.kind}: ${run.connections} connections`, run.wide);
     if (run.narrow) printTable(`${run.kind}: 10 connections`, run.narrow);
     console.log(`  server errors logged: ${run.serverErrors}`);
     for (const line of run.serverErrorLines) console.log(`    ${line.slice(0, 600)}`);
