@@ -21,6 +21,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import { listenForAccessEvents } from './infra/access-events';
+import { rememberSessions } from './lib/sessions';
 import type { LocationBus } from './infra/location-bus';
 import type { ObjectStore } from './infra/object-store';
 import { accountRoutes } from './modules/accounts/routes';
@@ -317,10 +318,12 @@ export async function buildApp({
 
   const accessEvents = await listenForAccessEvents(db, (message) => app.log.warn(message));
   app.addHook('onClose', () => accessEvents.close());
+  const sessions = rememberSessions(accessEvents);
+  app.addHook('onClose', async () => sessions.close());
 
   // Only the device cookie of the sign-in throttle (modules/auth/device-cookie.ts) is read.
   await app.register(cookie);
-  await app.register(authenticationPlugin, { db, jwtSecret: config.jwtSecret });
+  await app.register(authenticationPlugin, { db, jwtSecret: config.jwtSecret, sessions });
   await app.register(textGuardPlugin);
 
   await app.register(

@@ -13,6 +13,8 @@ const accessEventSchema = z.object({
 export type AccessEvent = z.infer<typeof accessEventSchema>;
 
 export type AccessEvents = {
+  /** False where the database client cannot listen: no announcement will ever come. */
+  listening: boolean;
   subscribe(listener: (event: AccessEvent) => void): () => void;
   close(): Promise<void>;
 };
@@ -51,6 +53,7 @@ export async function listenForAccessEvents(db: Db, warn: (message: string) => v
     warn('This database client cannot listen: live streams notice revocations at their heartbeat only.');
   }
   return {
+    listening: typeof client?.listen === 'function',
     subscribe(listener) {
       emitter.on('event', listener);
       return () => emitter.off('event', listener);

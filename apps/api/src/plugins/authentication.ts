@@ -8,7 +8,7 @@ import type { Permission } from '@bmet/shared/permissions';
 import { rolesFor } from '@bmet/shared/permissions';
 import type { Db } from '../db/client';
 import { redeemDownloadTicket } from '../lib/download-tickets';
-import { findActiveSession } from '../lib/sessions';
+import type { SessionMemory } from '../lib/sessions';
 import { verifyIdToken } from '../lib/id-tokens';
 
 /** Who may call a route: anyone, any signed-in user, or the roles of a permission of the matrix. */
@@ -45,6 +45,8 @@ declare module 'fastify' {
     deviceToken?: true;
     /** The route may also be called with a download ticket in its query (see lib/download-tickets.ts). */
     downloadTicket?: TicketedRoute;
+    /** A POST that only reads (a list whose filters are a body): it changes no session or account. */
+    readsOnly?: true;
   }
   interface FastifyRequest {
     user: SessionUser | null;
@@ -83,7 +85,7 @@ export function currentUser(request: FastifyRequest): SessionUser {
  * access fails at startup rather than running open.
  */
 export const authenticationPlugin = fp(
-  async (app: FastifyInstance, options: { db: Db; jwtSecret: string }) => {
+  async (app: FastifyInstance, options: { db: Db; jwtSecret: string; sessions: SessionMemory }) => {
     app.decorate('routeCatalog', [] as RouteEntry[]);
     app.decorate('downloadTicketRoutes', new Map<string, TicketedRoute>());
     app.decorateRequest('user', null);
@@ -114,7 +116,7 @@ export const authenticationPlugin = fp(
       const token = request.routeOptions.config.deviceToken ? null : bearerToken(request);
       if (token) {
         const claims = await verifyIdToken(token, options.jwtSecret);
-        const session = claims ? await findActiveSession(options.db, claims.sid, claims.sub) : null;
+        const session = claims ? await options.sessions.find(options.db, claims.sid, claims.sub) : null;
         if (session) request.user = { ...session, sessionId: claims!.sid };
         else if (access !== 'public') throw new AppError('UNAUTHORIZED', m.sessionExpired());
       } else {
@@ -133,5 +135,16 @@ export const authenticationPlugin = fp(
         throw new AppError('FORBIDDEN', m.forbidden());
       }
     });
+
+    // A change this request made to a session or an account is announced by the database to every
+    // server, this one included, but the announcement may come back after the answer: sessions
+    // remembered before a request that can write are looked up again after it (lib/sessions.ts).
+    // A driver's phone (its position, its SOS) changes no staff session.
+    app.addHook('onSend', async (request) => {
+      const config = request.routeOptions.config;
+      if (WRITES.has(request.method) && !config.deviceToken && !config.readsOnly) options.sessions.changed();
+    });
   },
 );
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -81,7 +81,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
   app.post(
     '/trips/filter-trips',
     {
-      config: { access: ['trips', 'list'] },
+      config: { access: ['trips', 'list'], readsOnly: true },
       schema: {
         tags: TAGS,
         summary: "The trips of the caller's drivers (the spec path of city dealers and franchises)",
@@ -107,7 +107,7 @@ export const tripRoutes: FastifyPluginAsyncZod<TripRoutesOptions> = async (app, 
   app.post(
     '/trips/count',
     {
-      config: { access: ['trips', 'list'] },
+      config: { access: ['trips', 'list'], readsOnly: true },
       schema: {
         tags: TAGS,
         summary: 'How many trips a list with these filters holds (every role)',
