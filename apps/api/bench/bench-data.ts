@@ -49,9 +49,9 @@ export type Staff = { id: string; role: Role; email: string; displayName: string
 export const secondsSince = (start: number) => ((performance.now() - start) / 1000).toFixed(1);
 
 /** Seeds an empty database (or reuses a seeded one) and finds the accounts the benchmarks act as. */
-export async function prepare(db: Db, kind: string) {
+export async function prepare(db: Db, kind: string, scale: typeof SCALE = SCALE) {
   if (await isDatabaseEmpty(db)) {
-    console.log(`Seeding ${JSON.stringify(SCALE)} with the demo seed...`);
+    console.log(`Seeding ${JSON.stringify(scale)} with the demo seed...`);
     const started = performance.now();
     await seedDemo(db, {
       password: 'bench-password-not-secret',
@@ -59,7 +59,7 @@ export async function prepare(db: Db, kind: string) {
         join(kind === 'pglite' ? DATA_DIR : join(tmpdir(), 'bmet-bench-objects'), 'objects'),
       ),
       progress: 'lines',
-      scale: SCALE,
+      scale,
     });
     console.log(`Seeded in ${secondsSince(started)} s.`);
   }

@@ -76,8 +76,12 @@ export function parseStatementLog(log: string): LoggedStatement[] {
   return statements;
 }
 
-/** The session lookup every authenticated request makes: the floor authenticates nobody. */
-const isSessionLookup = (statement: LoggedStatement) => /\bfrom\s+"?sessions"?/i.test(statement.text);
+/**
+ * What the floor leaves out: the session lookup an authenticated request makes (the floor
+ * authenticates nobody), and the type catalogue a new pooled connection reads once.
+ */
+export const leftOut = (statement: LoggedStatement) =>
+  /\bfrom\s+"?sessions"?/i.test(statement.text) || /\bpg_catalog\.pg_type\b/.test(statement.text);
 
 /**
  * Turns statement logging on for the database of `url` while `capture` runs (new connections only:
@@ -102,7 +106,7 @@ export async function captureStatements(
         // The log is written by the backends as they finish; give the last lines time to land.
         await new Promise((resolve) => setTimeout(resolve, 300));
         const added = readFileSync(file).subarray(from).toString('utf8');
-        return parseStatementLog(added).filter((statement) => !isSessionLookup(statement));
+        return parseStatementLog(added).filter((statement) => !leftOut(statement));
       });
     } finally {
       await admin.unsafe(`alter database "${database}" reset log_min_duration_statement`);

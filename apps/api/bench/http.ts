@@ -24,7 +24,8 @@
  */
 import autocannon from 'autocannon';
 import { sql } from 'drizzle-orm';
-import { COMMON, headersOf, PAGE, prepare, RARE, rowsOf, openBenchDatabase } from './bench-data';
+import { pathToFileURL } from 'node:url';
+import { COMMON, headersOf, PAGE, prepare, RARE, rowsOf, openBenchDatabase, SCALE } from './bench-data';
 import { startServer } from './bench-server';
 import { captureStatements, startFloor, type LoggedStatement } from './floor';
 import { cpuPerRequest, readCpu } from './cpu-time';
@@ -42,7 +43,7 @@ type Target = {
   as: 'admin' | 'dealer' | 'newDealer' | 'franchise';
 };
 
-type Measured = {
+export type Measured = {
   name: string;
   rps: number;
   ratio: number;
@@ -77,10 +78,18 @@ function load(
   });
 }
 
-async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
+/**
+ * Loads each list on the server started on the database of `url` (the embedded one without), its
+ * floor beside it on PostgreSQL unless `floor` is false; the data seeded at `scale` if empty.
+ */
+export async function measure(
+  kind: 'postgres' | 'pglite',
+  url: string | undefined,
+  options: { floor?: boolean; scale?: typeof SCALE } = {},
+) {
   const database = await openBenchDatabase(url);
   const { db } = database;
-  const people = await prepare(db, database.kind);
+  const people = await prepare(db, database.kind, options.scale);
   const headers = {
     admin: await headersOf(db, people.admin, 12),
     dealer: await headersOf(db, people.dealer, 12),
@@ -164,7 +173,8 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
       headers: { ...headers[target.as], ...(target.body ? { 'content-type': 'application/json' } : {}) },
       body: target.body ? JSON.stringify(target.body) : undefined,
     });
-  const floor = kind === 'postgres' && process.env.BENCH_FLOOR !== 'off' ? await floorOf(url!, targets, send) : null;
+  const withFloor = kind === 'postgres' && options.floor !== false && process.env.BENCH_FLOOR !== 'off';
+  const floor = withFloor ? await floorOf(url!, targets, send) : null;
   const server = await startServer({ url });
   try {
     // Each answer is checked once, then everything is warmed up before it is measured.
@@ -243,6 +253,17 @@ async function measure(kind: 'postgres' | 'pglite', url: string | undefined) {
   }
 }
 
+/** The statements of `first` that `second` sent too (as many times), in `first`'s order. */
+function inBoth(first: LoggedStatement[], second: LoggedStatement[]): LoggedStatement[] {
+  const left = second.map((statement) => statement.text);
+  return first.filter((statement) => {
+    const index = left.indexOf(statement.text);
+    if (index === -1) return false;
+    left.splice(index, 1);
+    return true;
+  });
+}
+
 /**
  * Captures the statements the console sends PostgreSQL for each target (a server started for it
  * alone, with statement logging on) and starts the floor on them. Null where PostgreSQL's log
@@ -256,7 +277,10 @@ async function floorOf(url: string, targets: Target[], send: (baseUrl: string, t
       for (const target of targets) {
         // The first request of a kind may prepare or load once what later ones reuse.
         await send(capturing.baseUrl, target);
-        lists.push(await request(async () => void (await send(capturing.baseUrl, target)).arrayBuffer()));
+        const once = () => request(async () => void (await send(capturing.baseUrl, target)).arrayBuffer());
+        // The server's own timed work (reminders, sweeps) may run meanwhile: only what both of two
+        // requests sent is the list's.
+        lists.push(inBoth(await once(), await once()));
       }
     } finally {
       await capturing.stop();
@@ -292,7 +316,7 @@ function printFloorTable(title: string, rows: Measured[]) {
   }
 }
 
-function printTable(title: string, rows: Measured[]) {
+export function printTable(title: string, rows: Measured[]) {
   console.log(`\n${title}`);
   console.log(
     `  ${'list'.padEnd(44)} ${'req/s'.padStart(7)} ${'ratio'.padStart(6)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'failed'.padStart(7)} ${'server CPU ms'.padStart(14)} ${'database CPU ms'.padStart(16)}`,
@@ -330,4 +354,5 @@ async function main() {
   writeResults('http', { date: new Date().toISOString(), runs });
 }
 
-await main();
+// Run as a command (not when bench:scale borrows its lists).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();
