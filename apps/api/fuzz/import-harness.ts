@@ -41,8 +41,10 @@ const KEYED = new Set(['accounts', 'drivers', 'customers', 'trips']);
 
 /** The figures triggers keep, each as a query of its non-empty rows, and the functions that rebuild them. */
 const FIGURES = [
-  `select day, franchise_id, state, car_type, status, cancel_reason, trips, fare_total, fare_trips,
-     distance_total, distance_trips from trip_daily_stats
+  // Totals compared by value: a kept sum carries the largest scale any value added to it ever had
+  // (250.000… after a trip's distance was corrected from a value written with many decimals).
+  `select day, franchise_id, state, car_type, status, cancel_reason, trips, trim_scale(fare_total) as fare_total,
+     fare_trips, trim_scale(distance_total) as distance_total, distance_trips from trip_daily_stats
    where trips <> 0 or fare_total <> 0 or fare_trips <> 0 or distance_total <> 0 or distance_trips <> 0`,
   `select day, hour, franchise_id, trips from trip_hourly_stats where trips <> 0`,
   `select franchise_id, deleted, drivers from driver_counts where drivers <> 0`,
