@@ -13,8 +13,13 @@ let built: Promise<void> | null = null;
  */
 function buildServer(): Promise<void> {
   built ??= new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(API_ROOT, 'scripts/build.mjs')], { cwd: API_ROOT, stdio: 'inherit' });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`The server's build failed (${code})`))));
+    const child = spawn(process.execPath, [join(API_ROOT, 'scripts/build.mjs')], {
+      cwd: API_ROOT,
+      stdio: 'inherit',
+    });
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`The server's build failed (${code})`)),
+    );
   });
   return built;
 }

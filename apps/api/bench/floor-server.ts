@@ -19,7 +19,12 @@ const lists = JSON.parse(readFileSync(process.env.FLOOR_STATEMENTS!, 'utf8')) as
 
 // Timestamps and dates stay the text PostgreSQL sends: turning them into Date objects is work the
 // floor leaves to whoever wants it.
-const asText = { to: 25, from: [1082, 1114, 1184], serialize: (value: unknown) => String(value), parse: (value: string) => value };
+const asText = {
+  to: 25,
+  from: [1082, 1114, 1184],
+  serialize: (value: unknown) => String(value),
+  parse: (value: string) => value,
+};
 
 const sql = postgres(process.env.FLOOR_DATABASE_URL!, {
   // As many connections as one console instance keeps, with the session settings its connections
@@ -60,6 +65,10 @@ app.get('/ready', async () => ({ ready: true }));
 
 const address = await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
 console.log(`floor listening on ${address}`);
-const stop = () => void app.close().then(() => sql.end({ timeout: 1 })).then(() => process.exit(0));
+const stop = () =>
+  void app
+    .close()
+    .then(() => sql.end({ timeout: 1 }))
+    .then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

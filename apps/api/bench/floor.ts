@@ -97,7 +97,9 @@ export async function captureStatements(
   try {
     const file = await logFileOf(admin);
     if (!file) return null;
-    const [{ database } = { database: '' }] = await admin<{ database: string }[]>`select current_database() as database`;
+    const [{ database } = { database: '' }] = await admin<
+      { database: string }[]
+    >`select current_database() as database`;
     await admin.unsafe(`alter database "${database}" set log_min_duration_statement = 0`);
     try {
       await capture(async (send) => {
@@ -124,7 +126,13 @@ export async function startFloor(url: string, lists: LoggedStatement[][]) {
   writeFileSync(file, JSON.stringify(lists));
   const child = spawn(process.execPath, ['--import', 'tsx', join(API_ROOT, 'bench/floor-server.ts')], {
     cwd: API_ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PORT: String(port), FLOOR_DATABASE_URL: url, FLOOR_STATEMENTS: file },
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      FLOOR_DATABASE_URL: url,
+      FLOOR_STATEMENTS: file,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -135,7 +143,13 @@ export async function startFloor(url: string, lists: LoggedStatement[][]) {
   for (;;) {
     if (child.exitCode !== null) throw new Error(`The floor exited at start:\n${log}`);
     if (Date.now() > until) throw new Error(`The floor did not start:\n${log}`);
-    if (await fetch(`${baseUrl}/ready`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${baseUrl}/ready`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const stop = () =>

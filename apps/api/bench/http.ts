@@ -269,7 +269,11 @@ function inBoth(first: LoggedStatement[], second: LoggedStatement[]): LoggedStat
  * alone, with statement logging on) and starts the floor on them. Null where PostgreSQL's log
  * cannot be read here.
  */
-async function floorOf(url: string, targets: Target[], send: (baseUrl: string, target: Target) => Promise<Response>) {
+async function floorOf(
+  url: string,
+  targets: Target[],
+  send: (baseUrl: string, target: Target) => Promise<Response>,
+) {
   const lists: LoggedStatement[][] = [];
   const file = await captureStatements(url, async (request) => {
     const capturing = await startServer({ url });
@@ -287,7 +291,7 @@ async function floorOf(url: string, targets: Target[], send: (baseUrl: string, t
     }
   });
   if (!file) {
-    console.log('PostgreSQL\'s log cannot be read here (BENCH_POSTGRES_LOG names it): no floor.');
+    console.log("PostgreSQL's log cannot be read here (BENCH_POSTGRES_LOG names it): no floor.");
     return null;
   }
   console.log(`Statements read from ${file}:`);
@@ -337,7 +341,8 @@ async function main() {
   if (only !== 'postgres') runs.push(await measure('pglite', undefined));
   for (const run of runs) {
     printTable(`${run.kind}: ${run.connections} connections, ${run.seconds} s each`, run.wide);
-    if (run.wide.some((row) => row.floor)) printFloorTable(`${run.kind}: ${run.connections} connections`, run.wide);
+    if (run.wide.some((row) => row.floor))
+      printFloorTable(`${run.kind}: ${run.connections} connections`, run.wide);
     if (run.narrow) printTable(`${run.kind}: 10 connections`, run.narrow);
     console.log(`  server errors logged: ${run.serverErrors}`);
     for (const line of run.serverErrorLines) console.log(`    ${line.slice(0, 600)}`);

@@ -29,7 +29,9 @@ const LARGE_SCALE = {
 async function rowsIn(url: string): Promise<number> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [row] = await sql<{ rows: string }[]>`select coalesce(sum(n_live_tup), 0)::bigint as rows from pg_stat_user_tables`;
+    const [row] = await sql<
+      { rows: string }[]
+    >`select coalesce(sum(n_live_tup), 0)::bigint as rows from pg_stat_user_tables`;
     return Number(row?.rows ?? 0);
   } finally {
     await sql.end({ timeout: 5 });
@@ -41,7 +43,9 @@ const cpuOf = (row: Measured | undefined) =>
 
 async function main() {
   if (!SMALL || !LARGE) {
-    console.log('bench:scale needs BENCH_DATABASE_URL and BENCH_SCALE_DATABASE_URL (two PostgreSQL databases).');
+    console.log(
+      'bench:scale needs BENCH_DATABASE_URL and BENCH_SCALE_DATABASE_URL (two PostgreSQL databases).',
+    );
     return;
   }
   const seedStarted = performance.now();
@@ -55,7 +59,10 @@ async function main() {
   const small = await measure('postgres', SMALL, { floor: false });
 
   printTable(`${SMALL.replace(/\/\/[^@]*@/, '//')} (a million trips)`, small.wide);
-  printTable(`${LARGE.replace(/\/\/[^@]*@/, '//')} (${LARGE_SCALE.trips.toLocaleString('en')} trips)`, large.wide);
+  printTable(
+    `${LARGE.replace(/\/\/[^@]*@/, '//')} (${LARGE_SCALE.trips.toLocaleString('en')} trips)`,
+    large.wide,
+  );
   console.log('\nCPU per request (server + PostgreSQL, ms), the large database against the small:');
   // A dealer's list is named with its size, which differs between the scales.
   const sameList = (name: string) => name.replace(/ \(\d+ drivers\)/, '');
@@ -68,14 +75,28 @@ async function main() {
     console.log(
       `  ${row.name.padEnd(44)} ${String(at1?.toFixed(2) ?? '-').padStart(7)} ${String(at10?.toFixed(2) ?? '-').padStart(7)} ${percent.padStart(6)}   p99 ${row.p99} -> ${other?.p99 ?? '-'} ms`,
     );
-    return { name: row.name, cpuSmall: at1, cpuLarge: at10, change, p99Small: row.p99, p99Large: other?.p99 ?? null };
+    return {
+      name: row.name,
+      cpuSmall: at1,
+      cpuLarge: at10,
+      change,
+      p99Small: row.p99,
+      p99Large: other?.p99 ?? null,
+    };
   });
   if (seeding) {
     console.log(
       `\nSeeded ${seeding.rows.toLocaleString('en')} rows in ${seeding.seconds.toFixed(0)} s: ${Math.round(seeding.rows / seeding.seconds).toLocaleString('en')} rows/s (indexes and analyze included).`,
     );
   }
-  writeResults('scale', { date: new Date().toISOString(), scale: LARGE_SCALE, seeding, comparison, small, large });
+  writeResults('scale', {
+    date: new Date().toISOString(),
+    scale: LARGE_SCALE,
+    seeding,
+    comparison,
+    small,
+    large,
+  });
 }
 
 await main();

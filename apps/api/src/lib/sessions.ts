@@ -84,7 +84,10 @@ export function rememberSessions(options: {
   now?: () => number;
 }) {
   const now = options.now ?? Date.now;
-  const remembered = new LRUCache<string, { session: ActiveSession; accountId: string; until: number; era: number }>({
+  const remembered = new LRUCache<
+    string,
+    { session: ActiveSession; accountId: string; until: number; era: number }
+  >({
     max: SESSIONS_REMEMBERED,
   });
   // Moves on at every announcement and every local write: what was found before is not trusted
@@ -97,7 +100,8 @@ export function rememberSessions(options: {
   return {
     async find(db: Db, sessionId: string, accountId: string): Promise<ActiveSession | null> {
       const entry = remembered.get(sessionId);
-      if (entry && entry.era === era && entry.accountId === accountId && entry.until > now()) return entry.session;
+      if (entry && entry.era === era && entry.accountId === accountId && entry.until > now())
+        return entry.session;
       const askedIn = era;
       const session = await findActiveSession(db, sessionId, accountId);
       if (session && options.listening && era === askedIn) {

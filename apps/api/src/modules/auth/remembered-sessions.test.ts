@@ -12,7 +12,8 @@ const t = useTestApp();
 const ELSEWHERE_MS = 100;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/auth/me', headers: authHeader(token) });
+const me = (token: string) =>
+  t.app.inject({ method: 'GET', url: '/api/auth/me', headers: authHeader(token) });
 
 /** Uses the session a few times, so that the server remembers it, and checks it works. */
 async function inUse(token: string) {
@@ -23,7 +24,11 @@ describe('remembered sessions', () => {
   it('end on the next request when signed out through this server', async () => {
     const { token } = await signInAs(t, 'admin');
     await inUse(token);
-    const signOut = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: authHeader(token) });
+    const signOut = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-out',
+      headers: authHeader(token),
+    });
     expect(signOut.statusCode).toBe(204);
     expect((await me(token)).statusCode).toBe(401);
   });
@@ -49,7 +54,9 @@ describe('remembered sessions', () => {
     const { token, account } = await signInAs(t, 'admin', { displayName: 'Asha Before' });
     await inUse(token);
     expect((await me(token)).json().data.displayName).toBe('Asha Before');
-    await t.db.execute(sql`update accounts set display_name = 'Asha After', language = 'hi' where id = ${account.id}`);
+    await t.db.execute(
+      sql`update accounts set display_name = 'Asha After', language = 'hi' where id = ${account.id}`,
+    );
     await pause(ELSEWHERE_MS);
     const after = (await me(token)).json().data;
     expect(after.displayName).toBe('Asha After');

@@ -55,7 +55,12 @@ function customerListQueries(
   const page = db
     .select(pageFields)
     .from(customers)
-    .where(and(filter, shape.after ? afterKey(NAME_KEY, shape.order, [values.afterName, values.afterId]) : undefined))
+    .where(
+      and(
+        filter,
+        shape.after ? afterKey(NAME_KEY, shape.order, [values.afterName, values.afterId]) : undefined,
+      ),
+    )
     .orderBy(...orderByKey(NAME_KEY, shape.order))
     .limit(typeof written === 'number' ? (values.limit as number) : written);
   // Counted on the first page only: the next pages' cursors carry the count on. Unsearched, the
@@ -113,7 +118,13 @@ export async function findCustomers(db: Db, options: CustomerListOptions) {
   const { page, total } = customerListShapes(name, values, (placeholders) =>
     customerListQueries(db, shape, placeholders),
   );
-  type Row = { id: string; name: string; email: string | null; phoneNumber: string | null; sortKey: unknown[] };
+  type Row = {
+    id: string;
+    name: string;
+    email: string | null;
+    phoneNumber: string | null;
+    sortKey: unknown[];
+  };
   const readTotal = kept ? readKeptTotal : readCappedTotal;
   const { rows, listTotal } = await pageWithTotal(
     readPage<Row>(db, page),
