@@ -137,7 +137,8 @@ export async function headersOf(db: Db, account: Staff, hours = 3): Promise<{ au
 }
 
 /** The benchmark's database: PostgreSQL at `url` (BENCH_DATABASE_URL), else the embedded one in DATA_DIR. */
-export function openBenchDatabase(url = process.env.BENCH_DATABASE_URL) {
+/** The benchmark's database: PostgreSQL at `url` (BENCH_DATABASE_URL by default), or with null the embedded one. */
+export function openBenchDatabase(url: string | null | undefined = process.env.BENCH_DATABASE_URL) {
   return openDatabase(url ? { databaseUrl: url, dataDir: 'memory://' } : { dataDir: DATA_DIR });
 }
 

@@ -87,7 +87,8 @@ export async function measure(
   url: string | undefined,
   options: { floor?: boolean; scale?: typeof SCALE } = {},
 ) {
-  const database = await openBenchDatabase(url);
+  // The embedded run opens the embedded database even where BENCH_DATABASE_URL is set.
+  const database = await openBenchDatabase(kind === 'pglite' ? null : url);
   const { db } = database;
   const people = await prepare(db, database.kind, options.scale);
   const headers = {
