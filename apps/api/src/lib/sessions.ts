@@ -81,9 +81,7 @@ const SESSIONS_REMEMBERED = 10_000;
 export function rememberSessions(options: {
   listening: boolean;
   subscribe: (listener: () => void) => () => void;
-  now?: () => number;
 }) {
-  const now = options.now ?? Date.now;
   const remembered = new LRUCache<
     string,
     { session: ActiveSession; accountId: string; until: number; era: number }
@@ -100,12 +98,12 @@ export function rememberSessions(options: {
   return {
     async find(db: Db, sessionId: string, accountId: string): Promise<ActiveSession | null> {
       const entry = remembered.get(sessionId);
-      if (entry && entry.era === era && entry.accountId === accountId && entry.until > now())
+      if (entry && entry.era === era && entry.accountId === accountId && entry.until > Date.now())
         return entry.session;
       const askedIn = era;
       const session = await findActiveSession(db, sessionId, accountId);
       if (session && options.listening && era === askedIn) {
-        remembered.set(sessionId, { session, accountId, until: now() + SESSION_BELIEVED_MS, era });
+        remembered.set(sessionId, { session, accountId, until: Date.now() + SESSION_BELIEVED_MS, era });
       }
       return session;
     },

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onSendHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { z } from 'zod';
 import type { Language, Role } from '@bmet/shared/constants';
@@ -108,7 +108,20 @@ export const authenticationPlugin = fp(
       }
       const ticketed = route.config?.downloadTicket;
       if (ticketed) app.downloadTicketRoutes.set(route.url, ticketed);
+      // A change a route makes to a session or an account is announced by the database to every
+      // server, this one included, but the announcement may come back after the answer: sessions
+      // remembered before a request that can write are looked up again after it
+      // (lib/sessions.ts). Only the routes that can write carry the hook, so reads pay nothing; a
+      // driver's phone (its position, its SOS) changes no staff session.
+      const writes = [route.method].flat().some((method) => WRITES.has(method));
+      if (writes && !route.config?.deviceToken && !route.config?.readsOnly) {
+        route.onSend = [...[route.onSend ?? []].flat(), sessionsChanged];
+      }
     });
+    const sessionsChanged: onSendHookHandler = (_request, _reply, payload, done) => {
+      options.sessions.changed();
+      done(null, payload);
+    };
 
     app.addHook('onRequest', async (request) => {
       const access = request.routeOptions.config.access;
@@ -134,15 +147,6 @@ export const authenticationPlugin = fp(
       if (!rolesFor(access).includes(request.user.role)) {
         throw new AppError('FORBIDDEN', m.forbidden());
       }
-    });
-
-    // A change this request made to a session or an account is announced by the database to every
-    // server, this one included, but the announcement may come back after the answer: sessions
-    // remembered before a request that can write are looked up again after it (lib/sessions.ts).
-    // A driver's phone (its position, its SOS) changes no staff session.
-    app.addHook('onSend', async (request) => {
-      const config = request.routeOptions.config;
-      if (WRITES.has(request.method) && !config.deviceToken && !config.readsOnly) options.sessions.changed();
     });
   },
 );
