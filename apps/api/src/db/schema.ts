@@ -477,7 +477,11 @@ export const trips = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Migration 0040 adds INCLUDE (title), which Drizzle cannot spell: a name search walks the
+    // newest trips in this index alone, testing each title without reading the trip.
     index('trips_created_idx').on(t.createdAt.desc(), t.id.desc()),
+    // A title's newest trips, read from the index alone (trip_titles, decision 040).
+    index('trips_title_created_idx').on(t.title, t.createdAt.desc(), t.id.desc()),
     uniqueIndex('trips_firebase_key_idx').on(t.firebaseKey),
     index('trips_driver_created_idx').on(t.driverId, t.createdAt.desc(), t.id.desc()),
     index('trips_status_created_idx').on(t.status, t.createdAt.desc(), t.id.desc()),
@@ -763,6 +767,24 @@ export const downloadTickets = pgTable(
  * trip list applies), car type, status and, for cancelled trips, the reason, with their fares and
  * distances. Totals are exact decimals: the triggers add and take away, and never drift.
  */
+/**
+ * Every title (the customer's name) a trip has had, as written, kept by triggers on trips
+ * (migration 0040, decision 040). A name search finds its words among these few titles first,
+ * then each matching title's newest trips through trips_title_created_idx, instead of walking the
+ * trigram index of every trip. A title whose trips are gone stays: it only matches nothing.
+ */
+export const tripTitles = pgTable(
+  'trip_titles',
+  {
+    title: text('title').primaryKey(),
+    /** The title as a search compares it: lowered. */
+    search: text('search')
+      .notNull()
+      .generatedAlwaysAs(sql`lower(title)`),
+  },
+  (t) => [index('trip_titles_search_idx').using('gin', sql`${t.search} gin_trgm_ops`)],
+);
+
 export const tripDailyStats = pgTable(
   'trip_daily_stats',
   {

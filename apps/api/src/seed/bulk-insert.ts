@@ -107,6 +107,13 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['trips', 'trip_titles_insert'],
+      ['trips', 'trip_titles_update'],
+    ],
+    rebuild: 'trip_titles_rebuild',
+  },
+  {
+    triggers: [
       ['customers', 'customer_count_insert'],
       ['customers', 'customer_count_delete'],
     ],
@@ -125,7 +132,7 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
  * migration 0015; the count of customers, migration 0016; each driver's sum and count of
  * ratings, migration 0017; each driver's mandatory documents, migration 0021; the vehicles of the drivers' car details,
- * migration 0030) are switched off for the load and recomputed once after it (migrations
+ * migration 0030; the titles of the trips, migration 0040) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(

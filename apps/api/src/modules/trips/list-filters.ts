@@ -127,22 +127,24 @@ function searchValues(q: string): ListValues {
 /** The pick-up and the destination as one lowered text: what trips_places_search_idx indexes. */
 export const tripPlaces = sql`lower(coalesce(${trips.pickupLocation}, '') || ' ' || coalesce(${trips.destinationLocation}, ''))`;
 
+/** A search's words (w0 to w4), as the values or placeholders of its LIKE patterns. */
+export function searchWords(values: ListValues): unknown[] {
+  return WORD_KEYS.filter((key) => key in values).map((key) => values[key]);
+}
+
+/** Every one of `words` in `text`. */
+export const everyWord = (text: SQL, words: unknown[]) =>
+  and(...words.map((word) => sql`${text} like '%' || ${word} || '%'`))!;
+
 /**
- * A trip search (decision 031): every word in the customer's name (the title, as the spec
- * searched it; trips_title_search_idx), or every word in the pick-up and destination
- * (trips_places_search_idx); or the customer's phone in any form (trips_phone_key_idx); or a
- * vehicle its driver ever drove (vehicles_search_idx); or its id, or the id's last 6 characters
- * (trips_short_id_idx). Each branch is one an index answers, so PostgreSQL can combine them, and
- * each is selective or cheap to test row by row, so it can also walk the newest trips.
+ * The branches of a trip search but the name's (decision 031): every word in the pick-up and
+ * destination (trips_places_search_idx); or the customer's phone in any form
+ * (trips_phone_key_idx); or a vehicle its driver ever drove (vehicles_search_idx); or its id, or
+ * the id's last 6 characters (trips_short_id_idx).
  */
-function searchCondition(values: ListValues): SQL | undefined {
-  const words = WORD_KEYS.filter((key) => key in values).map((key) => values[key]);
-  if (words.length === 0) return undefined;
-  const every = (text: SQL) => and(...words.map((word) => sql`${text} like '%' || ${word} || '%'`))!;
-  return or(
-    // The same expression as trips_title_search_idx, so that the trigram index can answer it.
-    every(sql`lower(${trips.title})`),
-    every(tripPlaces),
+function otherSearchBranches(values: ListValues, words: unknown[]): SQL[] {
+  const branches: (SQL | undefined)[] = [
+    everyWord(tripPlaces, words),
     'phone' in values ? sql`phone_key(${trips.phoneNumber}) = ${values.phone}` : undefined,
     'registration' in values
       ? sql`${trips.driverId} = any(array(select a.driver_id from vehicles v
@@ -151,7 +153,22 @@ function searchCondition(values: ListValues): SQL | undefined {
       : undefined,
     'tripId' in values ? sql`${trips.id} = ${values.tripId}::uuid` : undefined,
     'shortId' in values ? sql`right(${trips.id}::text, 6) = ${values.shortId}` : undefined,
-  );
+  ];
+  return branches.filter((branch): branch is SQL => branch !== undefined);
+}
+
+/**
+ * A trip search as one condition: every word in the customer's name (the title, as the spec
+ * searched it; trips_title_search_idx), or one of the other branches. Each branch is one an index
+ * answers, so PostgreSQL can combine them, and each is selective or cheap to test row by row, so
+ * it can also walk the newest trips. An admin's list reads a name or place search by its parts
+ * instead (list-planner.ts, `searchedPage`).
+ */
+function searchCondition(values: ListValues): SQL | undefined {
+  const words = searchWords(values);
+  if (words.length === 0) return undefined;
+  // The same expression as trips_title_search_idx, so that the trigram index can answer it.
+  return or(everyWord(sql`lower(${trips.title})`, words), ...otherSearchBranches(values, words));
 }
 
 /** A list's filters and cursor, checked and read into the values of its conditions. */
@@ -181,8 +198,13 @@ export function listValues(options: TripListOptions): ListValues {
  * which conditions apply follows from which values are given).
  */
 export function conditionsOf(values: ListValues): SQL[] {
+  const search = searchCondition(values);
+  return search ? [search, ...filterConditions(values)] : filterConditions(values);
+}
+
+/** The conditions of a list's values but its search: its filters and the keyset of its cursor. */
+export function filterConditions(values: ListValues): SQL[] {
   const conditions: (SQL | undefined)[] = [
-    searchCondition(values),
     'status' in values ? sql`${trips.status} = ${values.status}` : undefined,
     'paid' in values ? sql`${trips.paid} = ${values.paid}` : undefined,
     'carType' in values ? sql`${trips.carType} = ${values.carType}` : undefined,

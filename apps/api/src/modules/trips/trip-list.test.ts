@@ -382,6 +382,83 @@ describe('search as staff hear it on the phone', () => {
   });
 });
 
+describe('a name search, title by title or along the newest trips', () => {
+  // An admin's search reads the titles first (decision 040): up to MANY_TITLES matching titles
+  // title by title, beyond that along the newest trips. Both must answer the same list.
+  const base = Date.now() - 3 * 86_400_000;
+  const tag = uniqueTag();
+  let expected: { id: string; status: string; title: string }[] = [];
+
+  beforeAll(async () => {
+    const customer = await createCustomer(t.db, { name: 'Titles Customer' });
+    const made: { id: string; at: Date; status: string; title: string }[] = [];
+    // 20 titles holding the tag (more than MANY_TITLES), 3 trips each, a minute apart and
+    // interleaved across titles; and one trip whose title does not hold it but its pick-up does.
+    for (let i = 0; i < 60; i++) {
+      const at = new Date(base - i * 60_000);
+      const status = i % 3 === 0 ? 'cancelled' : 'completed';
+      const title = `${i % 20 === 0 ? 'Zoya' : 'Anil'} ${tag}${String(i % 20).padStart(2, '0')} Rao`;
+      const trip = await createTrip(t.db, { customer, createdAt: at, status, overrides: { title } });
+      made.push({ id: trip.id, at, status, title });
+    }
+    const byPlace = await createTrip(t.db, {
+      customer,
+      createdAt: new Date(base - 30_500),
+      status: 'completed',
+      overrides: { title: 'Someone Else', pickupLocation: `Gate 2, ${tag}05 Rao Nagar` },
+    });
+    made.push({ id: byPlace.id, at: new Date(base - 30_500), status: 'completed', title: 'Someone Else' });
+    expected = made.sort((a, b) => b.at.getTime() - a.at.getTime());
+  });
+
+  async function walk(query: Record<string, string>, limit: number) {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const params = new URLSearchParams({ ...query, limit: String(limit), ...(cursor ? { cursor } : {}) });
+      const body = await list(w.admin, params.toString());
+      seen.push(...idsOf(body));
+      cursor = body.nextCursor;
+      pages++;
+    } while (cursor && pages < 40);
+    return seen;
+  }
+
+  it('walks a name of many titles page by page, newest first, each trip once', async () => {
+    const ids = expected.map((trip) => trip.id);
+    expect(await walk({ q: `${tag} rao` }, 7)).toEqual(ids);
+    expect(await walk({ q: `rao ${tag}` }, 50)).toEqual(ids);
+  });
+
+  it('walks a name of a few titles page by page, with a place that also matches, each trip once', async () => {
+    const ofTitle = (n: string) => expected.filter((trip) => trip.title.includes(`${tag}${n} `));
+    // Title 05's three trips and the trip from "Gate 2, …05 Rao Nagar", between two of them.
+    const place = expected.find((trip) => trip.title === 'Someone Else')!;
+    const fifth = expected.filter((trip) => ofTitle('05').includes(trip) || trip === place);
+    expect(fifth).toHaveLength(4);
+    expect(await walk({ q: `${tag}05` }, 2)).toEqual(fifth.map((trip) => trip.id));
+    expect(await walk({ q: `zoya ${tag}` }, 2)).toEqual(ofTitle('00').map((trip) => trip.id));
+  });
+
+  it('applies the filters to either way of reading the titles', async () => {
+    const cancelled = expected.filter((trip) => trip.status === 'cancelled').map((trip) => trip.id);
+    expect(await walk({ q: `${tag} rao`, status: 'cancelled' }, 4)).toEqual(cancelled);
+    const zoya = await walk({ q: `zoya ${tag}`, status: 'cancelled' }, 50);
+    expect(zoya.length).toBeGreaterThan(0);
+    expect(zoya.every((id) => cancelled.includes(id))).toBe(true);
+  });
+
+  it('finds a trip by the name it was changed to, and no longer by the old one', async () => {
+    const renamed = expected[10]!.id;
+    const newName = `Farida ${uniqueTag()} Khan`;
+    await t.db.execute(sql`update trips set title = ${newName} where id = ${renamed}`);
+    expect(await walk({ q: newName.toLowerCase() }, 50)).toEqual([renamed]);
+    expect(await walk({ q: `${tag} rao` }, 50)).not.toContain(renamed);
+    await t.db.execute(sql`update trips set title = ${`Anil ${tag}99 Rao`} where id = ${renamed}`);
+  });
+});
+
 describe('filters', () => {
   it('filters by status', async () => {
     const ids = async (status: string) => idsOf(await list(w.admin, `q=${w.tag}&status=${status}`));
