@@ -17,6 +17,7 @@ import {
 import { createAccount, createCustomer, createDriver } from './factories';
 import { getTestDatabase } from '../../test/test-database';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
+import { findTripRecordPage } from '../modules/trips/list-repository';
 
 let database: Database;
 beforeAll(async () => {
@@ -187,6 +188,20 @@ describe('the figures kept from the rows', () => {
       .from(tripDailyStats)
       .where(eq(tripDailyStats.franchiseId, franchise.id));
     expect(Number(after?.trips)).toBe(5);
+  });
+
+  it('keep the titles a name search reads, through a bulk load and after it', async () => {
+    const { db } = await getTestDatabase();
+    const admin = { id: randomUUID(), role: 'admin' as const };
+    const name = `Bulk ${randomUUID().slice(0, 8)}`;
+    const found = async (q: string) =>
+      (await findTripRecordPage(db, admin, { q, limit: 50 })).rows.map((row) => row.title);
+    await loadWithIndexesBuiltAfter(db, [trips], (tx) =>
+      insertMany(tx, trips, [{ title: `${name} Loaded`, status: 'completed' as const }]),
+    );
+    expect(await found(`${name} loaded`)).toEqual([`${name} Loaded`]);
+    await db.insert(trips).values({ title: `${name} Alone`, status: 'completed' });
+    expect(await found(`alone ${name}`)).toEqual([`${name} Alone`]);
   });
 
   it('keep the count of customers through a bulk load of customers', async () => {
