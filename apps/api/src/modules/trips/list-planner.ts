@@ -296,7 +296,12 @@ function searchedPage(db: DbExecutor, values: ListValues, words: unknown[], size
     sql`select t.id, t.created_at from matched
       cross join lateral ${newest(sql`${trips.title} = matched.title`)} t
       where (select count(*) from matched) <= ${many}`,
-    sql`${newest(and(sql`(select count(*) from matched) > ${many}`, everyWord(sql`lower(${trips.title})`, words)))}`,
+    // The walk is joined to the count, not filtered by it: as a condition of its own, PostgreSQL
+    // started parallel workers for it even when the count kept it from running (50 ms at ten
+    // million trips, where its estimate crosses the parallel threshold).
+    sql`select w.id, w.created_at from (select count(*) as titles from matched) c
+      cross join lateral ${newest(everyWord(sql`lower(${trips.title})`, words))} w
+      where c.titles > ${many}`,
     sql`${newest(everyWord(tripPlaces, words))}`,
   ];
   return db
