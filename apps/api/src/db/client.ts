@@ -49,19 +49,30 @@ export async function analyzeDatabase(db: Db): Promise<void> {
   await db.execute(sql`analyze`);
 }
 
+/** Tables smaller than this (1 MB) are read whole quickly enough to leave unmarked. */
+const VISIBILITY_PAGES = 128;
+
 /**
  * Vacuums (and analyzes) the tables whose dead rows passed autovacuum's own threshold (50 rows and
  * a fifth of the live ones), one at a time, and answers their names. PGlite has no autovacuum:
  * without this, every driver's position report left a dead row version behind for good (HOT
  * pruning frees heap space but not the index entries of a non-HOT update), and the drivers' table
  * and its indexes grew without end on an embedded database that watches a fleet.
+ *
+ * Also a table of at least VISIBILITY_PAGES pages of which more than a fifth are not marked all
+ * visible (pg_class's count, which every vacuum and analyze refreshes and a restart keeps), as
+ * autovacuum does after inserts: only marked pages let an index be read without the table, and a
+ * table filled by inserts alone (the trips of a seed, an import, the Firebase link) was never
+ * marked, so a name search's walk along trips_created_idx read 2,000 trips for each page.
  */
 export async function vacuumWhereNeeded(db: Db): Promise<string[]> {
   const due = rowsOf(
     await db.execute(sql`
-      select relname as name from pg_stat_user_tables
-      where schemaname = current_schema() and n_dead_tup > 50 + 0.2 * n_live_tup
-      order by n_dead_tup desc`),
+      select s.relname as name from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = current_schema()
+        and (s.n_dead_tup > 50 + 0.2 * s.n_live_tup
+          or (c.relpages >= ${VISIBILITY_PAGES} and c.relallvisible < 0.8 * c.relpages))
+      order by s.n_dead_tup desc, s.relname`),
   ).map((row) => String(row.name));
   for (const name of due) await db.execute(sql`vacuum (analyze) ${sql.identifier(name)}`);
   return due;
