@@ -55,6 +55,8 @@ CREATE INDEX "trips_title_created_idx" ON "trips" USING btree ("title","created_
 -- the index, without reading the 1,900 trips it passes over to fill a page (18 pages read, not 101).
 CREATE INDEX "trips_created_title_idx" ON "trips" USING btree ("created_at" DESC NULLS LAST,"id" DESC NULLS LAST) INCLUDE ("title");
 --> statement-breakpoint
-DROP INDEX "trips_created_idx";
+-- IF EXISTS: a first sync of the Firebase link may have left it to be built after
+-- (deferred_indexes), which then finds it built.
+DROP INDEX IF EXISTS "trips_created_idx";
 --> statement-breakpoint
 ALTER INDEX "trips_created_title_idx" RENAME TO "trips_created_idx";
