@@ -273,7 +273,7 @@ const looksLikeAKey = (values: ListValues) =>
  * The name's part finds the search's words among the titles (trip_titles) first. When few match,
  * it reads the newest trips of each through trips_title_created_idx, from the index alone; when
  * many do, it walks the newest trips through trips_created_idx, which holds each trip's title.
- * The count of matched titles is a one-time condition of both: PostgreSQL runs one of them. The
+ * The count of matched titles decides which of the two runs: PostgreSQL never runs the other. The
  * place's part is left to the planner: a walk for a common place, the trigram index for a rare one.
  */
 function searchedPage(db: DbExecutor, values: ListValues, words: unknown[], size: number) {
