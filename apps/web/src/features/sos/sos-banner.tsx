@@ -12,6 +12,7 @@ import { takeSosStep } from './api';
 import {
   alertClockText,
   bannerReducer,
+  bannerShown,
   EMPTY_BANNER,
   withoutAlert,
   type BannerState,
@@ -158,14 +159,22 @@ export function SosBanner() {
   const now = useNow(alerts.length > 0);
   const onAcknowledged = useCallback((id: string) => setAcknowledged((ids) => [...ids, id]), []);
   if (alerts.length === 0) return null;
+  const { shown: inFull, more } = bannerShown(shown);
   const toggleMute = () => {
     rememberMuted(!muted);
     setMuted(!muted);
   };
   return (
     <section className={classes.region} aria-label={m.sosBannerRegion()}>
-      {alerts.map((alert, index) => (
-        <Group key={alert.id} gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
+      {inFull.map((alert, index) => (
+        <Group
+          key={alert.id}
+          className={classes.row}
+          gap="xs"
+          wrap="nowrap"
+          align="flex-start"
+          justify="space-between"
+        >
           <div style={{ flex: 1 }}>
             <BannerAlert
               alert={alert}
@@ -189,6 +198,16 @@ export function SosBanner() {
           )}
         </Group>
       ))}
+      {more > 0 && (
+        <Group className={classes.row} gap="xs" justify="space-between">
+          <Text fw={700} size="sm">
+            {m.sosBannerMore({ count: more })}
+          </Text>
+          <Button component={Link} to="/sos" variant="white" color="red" size="sm">
+            {m.sosBannerOpenRoom()}
+          </Button>
+        </Group>
+      )}
     </section>
   );
 }

@@ -4,6 +4,7 @@ import {
   alertClockText,
   allowedSteps,
   bannerReducer,
+  bannerShown,
   EMPTY_BANNER,
   elapsedText,
   withoutAlert,
@@ -116,5 +117,30 @@ describe("the banner's list from the stream", () => {
     expect(state.alerts.map((a) => a.id)).toEqual(['b']);
     expect(state.reraised).toEqual(['b']);
     expect(withoutAlert(state, 'b')).toEqual(EMPTY_BANNER);
+  });
+});
+
+describe('bannerShown', () => {
+  const state = (ids: string[], reraised: string[] = []) => ({
+    alerts: ids.map((id, index) => alert(id, { raisedAt: `2026-11-29T10:0${index}:00.000Z` })),
+    reraised,
+  });
+
+  it('shows every alert while they fit', () => {
+    const { shown, more } = bannerShown(state(['a', 'b', 'c']));
+    expect(shown.map((a) => a.id)).toEqual(['a', 'b', 'c']);
+    expect(more).toBe(0);
+  });
+
+  it('shows the oldest three and counts the rest', () => {
+    const { shown, more } = bannerShown(state(['a', 'b', 'c', 'd', 'e', 'f']));
+    expect(shown.map((a) => a.id)).toEqual(['a', 'b', 'c']);
+    expect(more).toBe(3);
+  });
+
+  it('puts the alerts raised again first, even the newest', () => {
+    const { shown, more } = bannerShown(state(['a', 'b', 'c', 'd', 'e'], ['e']));
+    expect(shown.map((a) => a.id)).toEqual(['e', 'a', 'b']);
+    expect(more).toBe(2);
   });
 });

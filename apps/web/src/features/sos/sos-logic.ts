@@ -81,6 +81,24 @@ export function bannerReducer(state: BannerState, event: SosStreamEvent): Banner
   return { alerts: oldestFirst([...others, alert]), reraised };
 }
 
+/**
+ * How many alerts the banner shows in full. Each takes a few lines (two to four on a phone), and
+ * the banner stays in sight while the screen scrolls: six of them covered a laptop's screen to its
+ * middle and a phone's whole, their last buttons out of reach. The rest wait in the control room.
+ */
+export const BANNER_SHOWN = 3;
+
+/**
+ * The alerts the banner shows in full and how many more wait: those raised again first (nobody
+ * answered them in time), then the others oldest first, as the list holds them.
+ */
+export function bannerShown(state: BannerState, limit = BANNER_SHOWN) {
+  const urgent = state.alerts.filter((alert) => state.reraised.includes(alert.id));
+  const others = state.alerts.filter((alert) => !state.reraised.includes(alert.id));
+  const ordered = [...urgent, ...others];
+  return { shown: ordered.slice(0, limit), more: Math.max(0, ordered.length - limit) };
+}
+
 /** An alert acknowledged here leaves the banner at once (the stream confirms it later). */
 export function withoutAlert(state: BannerState, id: string): BannerState {
   return {
