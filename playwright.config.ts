@@ -25,6 +25,13 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   // Two cores here: a third browser only slows the other two down.
   workers: 2,
+  // Two cores shared by the server, two browsers and the database, on machines whose speed differs
+  // several times over: a whole test may wait far longer than on a quiet machine (a franchise
+  // renaming itself and changing its password, 15 s alone, passed 30 s under load), and a lazily
+  // loaded screen may take more than 5 s to appear. Time limits, not waits: a passing test ends as
+  // soon as it can.
+  timeout: 90_000,
+  expect: { timeout: 10_000 },
   retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['html', { open: 'never' }]],
   use: {

@@ -12,9 +12,6 @@ import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
 type Screen = { path: string; title: string | RegExp | null; open?: (page: Page) => Promise<void> };
 
-// A role's screens are judged in one test; two cores shared with the server may be slow.
-test.describe.configure({ timeout: 90_000 });
-
 const SCREENS: Screen[] = [
   ...STAFF_ROUTES.map((route) => ({ path: route.path, title: route.title })),
   { path: 'driver dashboard', title: null },

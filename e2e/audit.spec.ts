@@ -5,7 +5,6 @@ import { screenTitle } from './routes';
 
 /** The audit trail screen: every change, who made it and what it changed, filtered in the address. */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 /** The city dealer creates a franchise through the API: one new change in the trail. */

@@ -9,7 +9,6 @@ import { screenTitle } from './routes';
  * approvals of several at once).
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 type Entry = {

@@ -4,9 +4,6 @@ import { screenTitle } from './routes';
 
 /** The Customers screen (admins only) against the seeded demo customers; it only reads them. */
 
-// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
-test.describe.configure({ timeout: 90_000 });
-
 /** Lists wait on the API; the machine running the tests may be busy. */
 const NETWORK = { timeout: 20_000 };
 

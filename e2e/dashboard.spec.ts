@@ -8,7 +8,6 @@ import { screenTitle } from './routes';
  * may see. Nothing here writes.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 type Overview = { trips: number; completed: number; revenue: number; newCustomers: number | null };

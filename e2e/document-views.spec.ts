@@ -8,8 +8,6 @@ import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session
  * are viewed by other tests at the same time, so counts are "at least".
  */
 
-test.describe.configure({ timeout: 90_000 });
-
 const NETWORK = { timeout: 20_000 };
 /** A moment as the console shows it in India: 24/11/2026, 9:05 pm. */
 const MOMENT = /^\d{2}\/\d{2}\/\d{4}, \d{1,2}:\d{2} (am|pm)$/;

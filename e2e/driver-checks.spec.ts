@@ -8,7 +8,6 @@ import { expect, fetchDrivers, test, type ListedDriver } from './fixtures';
  * spec records checks, on the demo franchise's last driver.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 const checksTable = (page: Page) => page.getByRole('table', { name: 'Checks, training and insurance' });

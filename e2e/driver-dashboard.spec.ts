@@ -23,9 +23,6 @@ import {
  * except the last driver without a franchise, which drivers.spec.ts deletes and restores.
  */
 
-// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
-test.describe.configure({ timeout: 90_000 });
-
 /** The dashboard waits on the API; the machine running the tests may be busy. */
 const NETWORK = { timeout: 20_000 };
 

@@ -7,7 +7,6 @@ import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session
  * wallets as the driver app kept them: recharges, ride commissions, rewards).
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 type Wallet = {

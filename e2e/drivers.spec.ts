@@ -9,9 +9,6 @@ import { screenTitle } from './routes';
  * them), and it is restored before the test ends. Driver-dashboard tests keep off that driver.
  */
 
-// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
-test.describe.configure({ timeout: 90_000 });
-
 /** Tables wait on the API; the machine running the tests may be busy. */
 const NETWORK = { timeout: 20_000 };
 

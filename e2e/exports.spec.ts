@@ -7,8 +7,6 @@ import { authHeader, expect, test, type Session } from './fixtures';
  * browser's own download manager saved, compared row by row with the list on screen.
  */
 
-test.describe.configure({ timeout: 90_000 });
-
 const NETWORK = { timeout: 20_000 };
 
 /** The records of a CSV file (RFC 4180), without its byte-order mark. */

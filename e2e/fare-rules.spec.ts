@@ -12,7 +12,6 @@ import { screenTitle } from './routes';
  * rate only further out of it.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 type OutOfBandRate = {

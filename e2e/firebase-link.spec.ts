@@ -7,7 +7,6 @@ import { screenTitle } from './routes';
  * so the screen shows the link as off; the configured screen has its component tests.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 test.describe('Firebase link, admin', () => {

@@ -7,7 +7,6 @@ import { authHeader, expect, fetchDrivers, signInThroughApi, test, type Session 
  * three working days. The spec creates every grievance and holiday it looks at.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 const unique = () => Math.random().toString(36).slice(2, 8);

@@ -6,7 +6,6 @@ import { expect, fetchDrivers, test, type ListedDriver } from './fixtures';
  * The header's search: one box for every kind of record a role may list, opened with Ctrl+K or `/`
  * (or the button), worked with the arrow keys and Enter, or the mouse.
  */
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 /**

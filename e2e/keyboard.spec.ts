@@ -6,7 +6,6 @@ import { screenTitle } from './routes';
  * The console with the keyboard alone: each flow reaches its controls with Tab and works them with
  * Enter, Space, arrows and typing, and the focused control is always visibly marked.
  */
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 /** Presses Tab until `target` has the focus (at most `max` times), checking each stop is visibly focused. */

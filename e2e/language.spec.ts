@@ -117,9 +117,6 @@ test.describe('the language switch', () => {
   });
 });
 
-// Each role's screens are read in one test; two cores shared with the server may be slow.
-test.describe.configure({ timeout: 90_000 });
-
 test('the sign-in and reset screens show no English text in Hindi', async ({ page }) => {
   await inHindi(page);
   for (const path of ['/admin', '/reset-password-admin', '/reset-password']) {

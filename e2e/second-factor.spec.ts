@@ -91,8 +91,6 @@ async function addVirtualAuthenticator(page: Page): Promise<CDPSession> {
   return cdp;
 }
 
-test.describe.configure({ timeout: 90_000 });
-
 /** axe on the page as it rests: the pointer away from the button it last clicked (a hovered button is paler). */
 async function violationsAtRest(page: Page) {
   await page.mouse.move(0, 0);

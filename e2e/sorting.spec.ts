@@ -9,9 +9,6 @@ import { screenTitle } from './routes';
  * same view again. Everything here reads, but for the city dealers it creates with a tag of its own.
  */
 
-// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
-test.describe.configure({ timeout: 90_000 });
-
 /** Lists wait on the API; the machine running the tests may be busy. */
 const NETWORK = { timeout: 20_000 };
 

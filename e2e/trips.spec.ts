@@ -18,9 +18,6 @@ import { screenTitle } from './routes';
  * and on a trip deep in the city dealer's list that no other test opens.
  */
 
-// Two cores shared with other test runs: a test may wait far longer than on a quiet machine.
-test.describe.configure({ timeout: 90_000 });
-
 /** Lists wait on the API; the machine running the tests may be busy. */
 const NETWORK = { timeout: 20_000 };
 

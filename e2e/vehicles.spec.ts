@@ -7,7 +7,6 @@ import { authHeader, expect, fetchDrivers, test } from './fixtures';
  * them older than the guidelines' 8 years. Only this spec adds or changes vehicles.
  */
 
-test.describe.configure({ timeout: 90_000 });
 const NETWORK = { timeout: 20_000 };
 
 /** A number of the demo's form that no demo driver holds (their series have two letters). */
