@@ -1,5 +1,6 @@
 import { ActionIcon, Button, Group, Text } from '@mantine/core';
 import { IconBell, IconBellOff } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -11,6 +12,7 @@ import { beep, readMuted, rememberMuted, unlockAudioOnGesture } from './alarm';
 import { takeSosStep } from './api';
 import {
   alertClockText,
+  BANNER_SHOWN,
   bannerReducer,
   bannerShown,
   EMPTY_BANNER,
@@ -120,12 +122,19 @@ function BannerAlert({
             {m.sosBannerReraised()}
           </Text>
         )}
+        {/* Each person's phone stays beside their name, never alone at the start of a line. */}
         <div className={classes.details}>
-          <span>{m.sosDriverLine({ name: alert.driverName ?? m.sosUnknownDriver() })}</span>
+          <span className={classes.person}>
+            <span>{m.sosDriverLine({ name: alert.driverName ?? m.sosUnknownDriver() })}</span>
+            {alert.driverPhone && <PhoneLinks phone={alert.driverPhone} />}
+          </span>
           {alert.vehicleNumber && <span>{m.sosVehicleLine({ number: alert.vehicleNumber })}</span>}
-          {alert.driverPhone && <PhoneLinks phone={alert.driverPhone} />}
-          {alert.customerName && <span>{m.sosCustomerLine({ name: alert.customerName })}</span>}
-          {alert.customerPhone && <PhoneLinks phone={alert.customerPhone} />}
+          {(alert.customerName || alert.customerPhone) && (
+            <span className={classes.person}>
+              {alert.customerName && <span>{m.sosCustomerLine({ name: alert.customerName })}</span>}
+              {alert.customerPhone && <PhoneLinks phone={alert.customerPhone} />}
+            </span>
+          )}
         </div>
         {error && (
           <Text size="sm" fw={700}>
@@ -158,56 +167,49 @@ export function SosBanner() {
   useAlarm(shown, muted);
   const now = useNow(alerts.length > 0);
   const onAcknowledged = useCallback((id: string) => setAcknowledged((ids) => [...ids, id]), []);
+  // A phone has room for one alert in full and the line that counts the others.
+  const phone = useMediaQuery('(max-width: 48em)', false, { getInitialValueInEffect: false });
   if (alerts.length === 0) return null;
-  const { shown: inFull, more } = bannerShown(shown);
+  const { shown: inFull, more } = bannerShown(shown, phone ? 1 : BANNER_SHOWN);
   const toggleMute = () => {
     rememberMuted(!muted);
     setMuted(!muted);
   };
   return (
     <section className={classes.region} aria-label={m.sosBannerRegion()}>
-      {inFull.map((alert, index) => (
-        <Group
-          key={alert.id}
-          className={classes.row}
-          gap="xs"
-          wrap="nowrap"
-          align="flex-start"
-          justify="space-between"
-        >
-          <div style={{ flex: 1 }}>
-            <BannerAlert
-              alert={alert}
-              reraised={shown.reraised.includes(alert.id)}
-              now={now}
-              onAcknowledged={onAcknowledged}
-            />
+      <div className={classes.alerts}>
+        {inFull.map((alert) => (
+          <BannerAlert
+            key={alert.id}
+            alert={alert}
+            reraised={shown.reraised.includes(alert.id)}
+            now={now}
+            onAcknowledged={onAcknowledged}
+          />
+        ))}
+        {more > 0 && (
+          <div className={classes.alert}>
+            <Text fw={700} size="sm">
+              {m.sosBannerMore({ count: more })}
+            </Text>
+            <Button component={Link} to="/sos" variant="white" color="red" size="sm">
+              {m.sosBannerOpenRoom()}
+            </Button>
           </div>
-          {index === 0 && (
-            <ActionIcon
-              variant="white"
-              color="red"
-              size="lg"
-              onClick={toggleMute}
-              aria-pressed={muted}
-              aria-label={m.sosBannerMute()}
-              title={muted ? m.sosBannerUnmute() : m.sosBannerMute()}
-            >
-              {muted ? <IconBellOff size={20} aria-hidden /> : <IconBell size={20} aria-hidden />}
-            </ActionIcon>
-          )}
-        </Group>
-      ))}
-      {more > 0 && (
-        <Group className={classes.row} gap="xs" justify="space-between">
-          <Text fw={700} size="sm">
-            {m.sosBannerMore({ count: more })}
-          </Text>
-          <Button component={Link} to="/sos" variant="white" color="red" size="sm">
-            {m.sosBannerOpenRoom()}
-          </Button>
-        </Group>
-      )}
+        )}
+      </div>
+      {/* Beside every alert, not in the first one's row: all their buttons line up. */}
+      <ActionIcon
+        variant="white"
+        color="red"
+        size="lg"
+        onClick={toggleMute}
+        aria-pressed={muted}
+        aria-label={m.sosBannerMute()}
+        title={muted ? m.sosBannerUnmute() : m.sosBannerMute()}
+      >
+        {muted ? <IconBellOff size={20} aria-hidden /> : <IconBell size={20} aria-hidden />}
+      </ActionIcon>
     </section>
   );
 }
