@@ -53,8 +53,18 @@ async function violationsInBothSchemes(page: Page, label: string) {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    // Dialogs finish their opening transition, and colours theirs, before they are judged.
-    await page.waitForTimeout(300);
+    // Dialogs finish their opening transition, and colours theirs, before they are judged. A fixed
+    // 300 ms was not enough on a loaded machine: axe once read a button's green label on the grey
+    // half-way from white to dark (1.81:1). Endless animations (a spinner) are not waited for.
+    await page.waitForFunction(() =>
+      document
+        .getAnimations()
+        .every(
+          (animation) =>
+            animation.playState !== 'running' ||
+            animation.effect?.getComputedTiming().iterations === Infinity,
+        ),
+    );
     found.push(
       ...(await seriousViolations(page)).map((violation) => ({
         screen: `${label}, ${scheme}`,
