@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session } from './fixtures';
 
 /**
@@ -32,18 +32,6 @@ async function driverWithAadhaar(request: APIRequestContext, session: Session): 
 async function openDashboard(page: Page, driver: ListedDriver) {
   await page.goto(`/drivers/${driver.id}`);
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
-}
-
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      nodes: violation.nodes.slice(0, 5).map((node) => node.target),
-    }));
 }
 
 test.describe('the views of a document image', () => {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
+import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session } from './fixtures';
 
 /**
@@ -83,12 +83,7 @@ test.describe('the wallet, checked', () => {
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
       await openWallet(page, driver);
-      const results = await new AxeBuilder({ page })
-        .include('table[aria-label="Wallet"]')
-        .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-        .analyze();
-      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-      expect(serious.map((v) => v.id)).toEqual([]);
+      expect(await seriousViolations(page, ['table[aria-label="Wallet"]'])).toEqual([]);
     }
   });
 
