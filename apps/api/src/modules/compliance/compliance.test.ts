@@ -104,6 +104,19 @@ describe('document expiry and compliance', () => {
     expect(summary).toEqual({ expired: 0, within1: 0, within7: 1, within30: 1, awaitingReview: 0 });
   });
 
+  it('counts the documents awaiting review as the review view lists them, in every scope', async () => {
+    for (const who of [w.admin, w.dealerA, w.dealerB, w.franchiseA1]) {
+      const summary = (await getAs(t, who, '/api/compliance/summary')).json<{ data: ComplianceSummary }>()
+        .data;
+      const listed = await list(who, 'status=submitted&limit=200');
+      expect(summary.awaitingReview, who.email).toBe(listed.length);
+    }
+    // Dealer A's a2 has a document awaiting review: the count is not trivially zero.
+    const dealerA = (await getAs(t, w.dealerA, '/api/compliance/summary')).json<{ data: ComplianceSummary }>()
+      .data;
+    expect(dealerA.awaitingReview).toBeGreaterThan(0);
+  });
+
   it('pages with a cursor and refuses a bad window', async () => {
     const first = (await getAs(t, w.dealerA, '/api/compliance?within=366&limit=1')).json<Page>();
     expect(first.data).toHaveLength(1);
