@@ -1,8 +1,8 @@
 /**
  * What a phone meets: Lighthouse (mobile, its default simulated slow 4G) on the sign-in screen, the
- * trip list, the driver list, a driver dashboard and the dashboard, signed in by script, and the trip list's own
- * timings on a million trips (first rows after navigation, results after the last keystroke), in
- * Debian's Chromium against the real server on the benchmark data (bench-data.ts).
+ * trip list, the driver list, a driver dashboard and the dashboard, signed in by script, and the
+ * trip list's own timings on a million trips (first rows after navigation, results after the last
+ * keystroke), in Debian's Chromium against the real server on the benchmark data (bench-data.ts).
  *
  *   npm run bench:web                  the embedded database (PGlite in BENCH_DATA_DIR)
  *   BENCH_DATABASE_URL=postgres://.../bench npm run bench:web

@@ -105,16 +105,16 @@ describe('document expiry and compliance', () => {
   });
 
   it('counts the documents awaiting review as the review view lists them, in every scope', async () => {
+    const counted = new Map<Staff, number>();
     for (const who of [w.admin, w.dealerA, w.dealerB, w.franchiseA1]) {
       const summary = (await getAs(t, who, '/api/compliance/summary')).json<{ data: ComplianceSummary }>()
         .data;
       const listed = await list(who, 'status=submitted&limit=200');
       expect(summary.awaitingReview, who.email).toBe(listed.length);
+      counted.set(who, summary.awaitingReview);
     }
     // Dealer A's a2 has a document awaiting review: the count is not trivially zero.
-    const dealerA = (await getAs(t, w.dealerA, '/api/compliance/summary')).json<{ data: ComplianceSummary }>()
-      .data;
-    expect(dealerA.awaitingReview).toBeGreaterThan(0);
+    expect(counted.get(w.dealerA)).toBeGreaterThan(0);
   });
 
   it('pages with a cursor and refuses a bad window', async () => {
