@@ -838,6 +838,28 @@ export const driverCounts = pgTable(
 );
 
 /**
+ * What the compliance views hold, counted per franchise (active and deleted drivers apart) and
+ * kept by triggers on driver_documents, driver_checks and drivers (migration 0041), so that the
+ * summary the header and the dashboard ask for adds a few hundred numbers instead of reading
+ * every document awaiting review and every check in force (2.2 s at 100,000 drivers).
+ * `review` rows (no date) count the documents awaiting review; `expiry` rows count, per expiry
+ * date, the approved documents and the checks in force that lapse on it.
+ */
+export const complianceCounts = pgTable(
+  'compliance_counts',
+  {
+    franchiseId: uuid('franchise_id'),
+    deleted: boolean('deleted').notNull(),
+    kind: text('kind', { enum: ['review', 'expiry'] }).notNull(),
+    expiresOn: date('expires_on', { mode: 'string' }),
+    items: integer('items').notNull(),
+  },
+  (t) => [
+    unique('compliance_counts_key').on(t.franchiseId, t.deleted, t.kind, t.expiresOn).nullsNotDistinct(),
+  ],
+);
+
+/**
  * Each driver's mandatory documents as the driver lists read them ([key, status, expires_on] of
  * each), kept by triggers on driver_documents (migration 0021), so that a page of 50 drivers reads
  * one row per driver instead of aggregating each driver's documents (0.75 of a drivers page's

@@ -83,6 +83,19 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['driver_documents', 'compliance_counts_documents_insert'],
+      ['driver_documents', 'compliance_counts_documents_update'],
+      ['driver_documents', 'compliance_counts_documents_delete'],
+      ['driver_checks', 'compliance_counts_checks_insert'],
+      ['driver_checks', 'compliance_counts_checks_update'],
+      ['driver_checks', 'compliance_counts_checks_delete'],
+      ['drivers', 'compliance_counts_driver_move'],
+      ['drivers', 'compliance_counts_driver_delete'],
+    ],
+    rebuild: 'compliance_counts_rebuild',
+  },
+  {
+    triggers: [
       ['drivers', 'driver_counts_insert'],
       ['drivers', 'driver_counts_delete'],
       ['drivers', 'driver_counts_move'],
@@ -132,7 +145,7 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
  * migration 0015; the count of customers, migration 0016; each driver's sum and count of
  * ratings, migration 0017; each driver's mandatory documents, migration 0021; the vehicles of the drivers' car details,
- * migration 0030; the titles of the trips, migration 0040) are switched off for the load and recomputed once after it (migrations
+ * migration 0030; the titles of the trips, migration 0040; what the compliance views hold, migration 0041) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  */
 export async function loadWithIndexesBuiltAfter<T>(

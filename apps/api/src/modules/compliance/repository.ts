@@ -11,7 +11,7 @@ import type {
 } from '@bmet/shared/schemas/compliance';
 import type { Db } from '../../db/client';
 import { rowsOf } from '../../db/rows';
-import { driverDocuments, drivers } from '../../db/schema';
+import { complianceCounts, driverDocuments, drivers } from '../../db/schema';
 import { indianToday } from '../../lib/ist-days';
 import { COMPLIANCE_SORTS } from '@bmet/shared/schemas/sort';
 import {
@@ -22,7 +22,7 @@ import {
   sortedPage,
   type KeyPart,
 } from '../../lib/sort';
-import { type ScopeCaller, driverScope } from '../../lib/scope';
+import { type ScopeCaller, driverScope, franchiseIdScope } from '../../lib/scope';
 
 export type ComplianceQuery = z.output<typeof complianceQuerySchema>;
 
@@ -207,38 +207,40 @@ export async function findComplianceEntries(
   };
 }
 
-/** How many documents each compliance view holds for the caller, in one pass over its drivers' documents. */
+/**
+ * How many documents and checks each compliance view holds for the caller, added up from the
+ * counts the database keeps per franchise (migration 0041): a few hundred rows, however many
+ * drivers and documents there are. The same rules as the views' own conditions: awaitingReview as
+ * `awaitingReview`, the windows as `expiryWindow` and `checkExpiryWindow` (a test holds each
+ * count to its view's list).
+ */
 export async function complianceSummary(db: Db, caller: ScopeCaller): Promise<ComplianceSummary> {
   const today = indianToday();
-  const count = (condition: SQL) => sql`count(*) filter (where ${condition})::int`;
-  const [row] = rowsOf(
-    await db.execute(sql`
-      select ${count(expiryWindow(today, 0))} as expired,
-        ${count(expiryWindow(today, 1))} as within1,
-        ${count(expiryWindow(today, 7))} as within7,
-        ${count(expiryWindow(today, 30))} as within30,
-        ${count(awaitingReview)} as awaiting_review
-      from ${driverDocuments} join ${drivers} on ${drivers.id} = ${driverDocuments.driverId}
-      where ${driverScope(caller)}
-        and (${driverDocuments.status} = 'submitted'
-          or (${driverDocuments.status} = 'approved' and ${driverDocuments.expiresOn} <= ${plusDays(today, 30)}))`),
-  );
-  // The checks that lapse, counted in the expiry views beside the documents.
-  const [checks] = rowsOf(
-    await db.execute(sql`
-      select ${count(checkExpiryWindow(today, 0))} as expired,
-        ${count(checkExpiryWindow(today, 1))} as within1,
-        ${count(checkExpiryWindow(today, 7))} as within7,
-        ${count(checkExpiryWindow(today, 30))} as within30
-      from driver_checks c join ${drivers} on ${drivers.id} = c.driver_id
-      where ${driverScope(caller)} and c.expires_on <= ${plusDays(today, 30)}`),
-  );
-  const both = (name: string) => Number(row?.[name] ?? 0) + Number(checks?.[name] ?? 0);
+  const due = (from: SQL | null, to: SQL) =>
+    sql`coalesce(sum(${complianceCounts.items}) filter (where ${complianceCounts.kind} = 'expiry'
+      ${from === null ? sql`` : sql`and ${complianceCounts.expiresOn} >= ${from}`}
+      and ${complianceCounts.expiresOn} ${from === null ? sql`<` : sql`<=`} ${to}), 0)::int`;
+  const [row] = await db
+    .select({
+      expired: due(null, sql`${today}::date`),
+      within1: due(sql`${today}::date`, plusDays(today, 1)),
+      within7: due(sql`${today}::date`, plusDays(today, 7)),
+      within30: due(sql`${today}::date`, plusDays(today, 30)),
+      awaitingReview: sql<number>`coalesce(sum(${complianceCounts.items}) filter (where ${complianceCounts.kind} = 'review'), 0)::int`,
+    })
+    .from(complianceCounts)
+    .where(
+      and(
+        eq(complianceCounts.deleted, false),
+        franchiseIdScope(caller, complianceCounts.franchiseId),
+        sql`(${complianceCounts.kind} = 'review' or ${complianceCounts.expiresOn} <= ${plusDays(today, 30)})`,
+      ),
+    );
   return {
-    expired: both('expired'),
-    within1: both('within1'),
-    within7: both('within7'),
-    within30: both('within30'),
-    awaitingReview: Number(row?.awaiting_review ?? 0),
+    expired: Number(row?.expired ?? 0),
+    within1: Number(row?.within1 ?? 0),
+    within7: Number(row?.within7 ?? 0),
+    within30: Number(row?.within30 ?? 0),
+    awaitingReview: Number(row?.awaitingReview ?? 0),
   };
 }
