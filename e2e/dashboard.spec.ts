@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { authHeader, expect, ROLES, test, type Role, type Session } from './fixtures';
-import { screenTitle } from './routes';
+import { bringIntoView, screenTitle } from './routes';
 
 /**
  * The dashboard of each role against the seeded demo data: the figures the API answers that role,
@@ -111,6 +111,8 @@ for (const role of ROLES) {
       const hours = await stats<{ hour: number; trips: number }[]>(request, session, 'hours', lastDays(7));
       await page.goto('/dashboard');
       const card = page.getByRole('region', { name: 'Busiest hours' });
+      // A chart below the screen is asked for once it comes near it.
+      await bringIntoView(card);
       await expect(card.getByRole('img', { name: /^Busiest hours: chart/ })).toBeVisible(NETWORK);
       await card.getByRole('button', { name: 'Show the numbers' }).click();
       const table = card.getByRole('table', { name: 'Busiest hours' });
@@ -143,6 +145,7 @@ test.describe('as city_dealer', () => {
     );
     const franchise = rows.find((row) => row.franchiseId)!;
     await page.goto('/dashboard');
+    await bringIntoView(page.getByRole('region', { name: 'Trips and revenue by franchise' }));
     await page.getByTestId(`bar-${franchise.franchiseId}`).click();
     await expect(page).toHaveURL(new RegExp(`franchiseId=${franchise.franchiseId}`));
     const chip = page.getByRole('button', { name: `Remove the filter Franchise: ${franchise.name}` });

@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { networkQuiet, type Role } from './fixtures';
 
 /**
@@ -92,6 +92,33 @@ export function titleOf(path: string): string | RegExp {
 export async function screenLoaded(page: Page, path: string) {
   if (path.toLowerCase() === '/fleet') await page.locator('[data-fleet-loaded] .fleet-map').waitFor();
   else await networkQuiet(page);
+  if (path.toLowerCase().startsWith('/dashboard')) await chartsDrawn(page);
+}
+
+/**
+ * Scrolls an element into view. A card replaced while Playwright waits for it to hold still (its
+ * numbers came) is looked up again.
+ */
+export async function bringIntoView(target: Locator) {
+  await expect(async () => {
+    await target.evaluate((element) => element.scrollIntoView({ block: 'center' }), undefined, {
+      timeout: 2_000,
+    });
+  }).toPass();
+}
+
+/**
+ * The dashboard draws a chart once its card comes near the screen: each card is brought into
+ * view in turn until every chart is drawn (or has said why not), then the page goes back to its top.
+ */
+export async function chartsDrawn(page: Page) {
+  const pending = page.locator('[data-chart-pending]');
+  for (let card = 0; card < 10 && (await pending.count()) > 0; card++) {
+    await bringIntoView(pending.first());
+    await networkQuiet(page);
+  }
+  await expect(pending).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
 }
 
 /** The heading that carries a screen's title (whole text, not a part of a longer heading). */

@@ -1,5 +1,16 @@
-import { Group, Loader, Paper, SegmentedControl, SimpleGrid, Stack, Text } from '@mantine/core';
-import { lazy, Suspense, type ReactNode } from 'react';
+import {
+  Group,
+  Loader,
+  Paper,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import { useIntersection } from '@mantine/hooks';
+import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACTIVE_DRIVER_MINUTES } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
@@ -11,8 +22,11 @@ import { Figure } from '../../components/figure';
 import { Page } from '../../components/page';
 import { formatCalendarDate, formatCount, formatRupees } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
-import { useStats, type StatsData } from './api';
+import { useStats, type StatsData, type StatsPath } from './api';
 import { periodFromSearch, PRESETS, type Period, type Preset } from './period';
+import classes from './charts.module.css';
+
+type ChartPath = Exclude<StatsPath, 'overview'>;
 
 // The charts come after the figures, in a chunk of their own that no other screen loads.
 const charts = () => import('./charts');
@@ -68,9 +82,25 @@ function PeriodChooser({ preset, period }: { preset: Preset; period: Period }) {
 const orDash = (value: number | null, format: (value: number) => string) =>
   value === null ? '-' : format(value);
 
-/** The period's figures, and the drivers' figures of now. */
-function Figures({ figures }: { figures: StatsData<'overview'> }) {
-  const rate = figures.cancellationRate === null ? null : Math.round(figures.cancellationRate * 1000) / 10;
+/** A figure's value, or a placeholder of its height while the figures load (nothing moves when they come). */
+const valueOf = <T,>(
+  figures: StatsData<'overview'> | undefined,
+  show: (figures: StatsData<'overview'>) => T,
+) => (figures === undefined ? <Skeleton h="1.55em" w="4em" radius="sm" aria-hidden /> : show(figures));
+
+/**
+ * The period's figures, and the drivers' figures of now. Their names and notes are shown at once,
+ * before their values: the screen does not move when the values arrive.
+ */
+function Figures({
+  figures,
+  withCustomers,
+}: {
+  figures: StatsData<'overview'> | undefined;
+  withCustomers: boolean;
+}) {
+  const rate = figures?.cancellationRate == null ? null : Math.round(figures.cancellationRate * 1000) / 10;
+  const value = <T,>(show: (figures: StatsData<'overview'>) => T) => valueOf(figures, show);
   return (
     <Stack gap="sm">
       <SimpleGrid
@@ -78,70 +108,74 @@ function Figures({ figures }: { figures: StatsData<'overview'> }) {
         spacing="sm"
         role="list"
         aria-label={m.dashboardFiguresLabel()}
+        aria-busy={figures === undefined}
       >
         {[
           <Figure
             key="trips"
             testId="figure-trips"
             label={m.dashboardTrips()}
-            value={formatCount(figures.trips)}
+            value={value((f) => formatCount(f.trips))}
           />,
           <Figure
             key="completed"
             testId="figure-completed"
             label={m.dashboardCompleted()}
-            value={formatCount(figures.completed)}
+            value={value((f) => formatCount(f.completed))}
           />,
           <Figure
             key="cancelled"
             testId="figure-cancelled"
             label={m.dashboardCancelled()}
-            value={formatCount(figures.cancelled)}
+            value={value((f) => formatCount(f.cancelled))}
             hint={rate === null ? undefined : m.dashboardCancellationRate({ rate: String(rate) })}
           />,
           <Figure
             key="revenue"
             testId="figure-revenue"
             label={m.dashboardRevenue()}
-            value={formatRupees(figures.revenue)}
+            value={value((f) => formatRupees(f.revenue))}
             hint={m.dashboardRevenueHint()}
           />,
           <Figure
             key="fare"
             testId="figure-average-fare"
             label={m.dashboardAverageFare()}
-            value={orDash(figures.averageFare, formatRupees)}
+            value={value((f) => orDash(f.averageFare, formatRupees))}
             hint={m.dashboardAveragesHint()}
           />,
           <Figure
             key="distance"
             testId="figure-average-distance"
             label={m.dashboardAverageDistance()}
-            value={orDash(figures.averageDistanceKm, (km) => m.dashboardDistanceKm({ km: String(km) }))}
+            value={value((f) =>
+              orDash(f.averageDistanceKm, (km) => m.dashboardDistanceKm({ km: String(km) })),
+            )}
             hint={m.dashboardAveragesHint()}
           />,
           <Figure
             key="active"
             testId="figure-active-drivers"
             label={m.dashboardActiveDrivers()}
-            value={formatCount(figures.activeDrivers)}
+            value={value((f) => formatCount(f.activeDrivers))}
             hint={m.dashboardActiveDriversHint({ minutes: ACTIVE_DRIVER_MINUTES })}
           />,
           <Figure
             key="pending"
             testId="figure-pending-reviews"
             label={m.dashboardPendingReviews()}
-            value={formatCount(figures.pendingReviews)}
+            value={value((f) => formatCount(f.pendingReviews))}
             hint={m.dashboardPendingReviewsHint()}
           />,
-          ...(figures.newCustomers === null
+          // Counted for admins only: shown before the figures come when the caller is one.
+          ...((figures === undefined ? !withCustomers : figures.newCustomers === null)
             ? []
             : [
                 <Figure
                   key="customers"
                   testId="figure-new-customers"
                   label={m.dashboardNewCustomers()}
-                  value={formatCount(figures.newCustomers)}
+                  value={value((f) => formatCount(f.newCustomers ?? 0))}
                 />,
               ]),
         ].map((figure) => (
@@ -150,7 +184,7 @@ function Figures({ figures }: { figures: StatsData<'overview'> }) {
           </div>
         ))}
       </SimpleGrid>
-      {figures.cancelReasons.length > 0 && (
+      {figures !== undefined && figures.cancelReasons.length > 0 && (
         <Paper withBorder p="md" radius="md" component="section" aria-label={m.dashboardTopReasons()}>
           <Text size="sm" c="dimmed" mb={4}>
             {m.dashboardTopReasons()}
@@ -170,21 +204,75 @@ function Figures({ figures }: { figures: StatsData<'overview'> }) {
   );
 }
 
-/** A figure's loading, failure, or the chart itself once its numbers are in. */
-function Loaded<T>({
-  query,
+/**
+ * A chart's card before its chart: its title and a loader, about the chart's height, so the screen
+ * keeps its shape while the numbers load.
+ */
+function ChartPlaceholder({
+  title,
+  innerRef,
+}: {
+  title: string;
+  innerRef?: (node: HTMLElement | null) => void;
+}) {
+  const headingId = useId();
+  return (
+    <Paper
+      component="section"
+      withBorder
+      p="md"
+      radius="md"
+      mih={240}
+      className={classes.card}
+      aria-labelledby={headingId}
+      aria-busy
+      data-chart-pending=""
+      ref={innerRef}
+    >
+      <Title order={3} size="h4" id={headingId}>
+        {title}
+      </Title>
+      <Loader size="sm" aria-label={m.dashboardLoading()} />
+    </Paper>
+  );
+}
+
+/**
+ * Whether an element has come near the screen (within half a screen below it), latched once it
+ * has. Without IntersectionObserver (an old browser), at once.
+ */
+function useNearScreen() {
+  const { ref, entry } = useIntersection<HTMLElement>({ rootMargin: '0px 0px 50% 0px' });
+  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
+  if (!near && entry?.isIntersecting) setNear(true);
+  return { ref, near };
+}
+
+/**
+ * A chart whose numbers are asked for, and whose code is loaded, once its card comes near the
+ * screen: on a phone the charts lie below the figures, and the first screen is drawn without their
+ * work. Until then, and while they load, its card holds its title and a loader in the same place.
+ */
+function ChartCard<P extends ChartPath>({
+  title,
+  path,
+  period,
   children,
 }: {
-  query: { data: T | undefined; error: Error | null; isPending: boolean };
-  children: (data: T) => ReactNode;
+  title: string;
+  path: P;
+  period: Period;
+  children: (data: StatsData<P>) => ReactNode;
 }) {
+  const { ref, near } = useNearScreen();
+  const query = useStats(path, period, near);
+  useEffect(() => {
+    if (near) void charts();
+  }, [near]);
+  const placeholder = <ChartPlaceholder title={title} innerRef={ref} />;
   if (query.error && query.data === undefined) return <ErrorAlert error={query.error} />;
-  if (query.data === undefined) return <Loader size="sm" aria-label={m.dashboardLoading()} />;
-  return (
-    <Suspense fallback={<Loader size="sm" aria-label={m.dashboardLoading()} />}>
-      {children(query.data)}
-    </Suspense>
-  );
+  if (query.data === undefined) return placeholder;
+  return <Suspense fallback={placeholder}>{children(query.data)}</Suspense>;
 }
 
 /** The operations dashboard: how the period is going in the caller's scope, figures then charts. */
@@ -202,13 +290,19 @@ export function DashboardScreen() {
   return (
     <Page title={m.dashboardTitle()}>
       <PeriodChooser preset={preset} period={period} />
-      <Loaded query={overview}>{(figures) => <Figures figures={figures} />}</Loaded>
-      {!refused && <Charts period={period} byFranchise={byFranchise} byState={byState} />}
+      {refused ? (
+        <ErrorAlert error={overview.error} />
+      ) : (
+        <>
+          <Figures figures={overview.data} withCustomers={role === 'admin'} />
+          <Charts period={period} byFranchise={byFranchise} byState={byState} />
+        </>
+      )}
     </Page>
   );
 }
 
-/** The charts of the period, each loading on its own. */
+/** The charts of the period, each asked for and loading on its own. */
 function Charts({
   period,
   byFranchise,
@@ -218,21 +312,28 @@ function Charts({
   byFranchise: boolean;
   byState: boolean;
 }) {
-  const daily = useStats('daily', period);
-  const carTypes = useStats('car-types', period);
-  const hours = useStats('hours', period);
-  const franchises = useStats('franchises', period, byFranchise);
-  const states = useStats('states', period, byState);
   return (
     <>
-      <Loaded query={daily}>{(days) => <TripsPerDayChart days={days} />}</Loaded>
+      <ChartCard title={m.dashboardTripsPerDay()} path="daily" period={period}>
+        {(days) => <TripsPerDayChart days={days} />}
+      </ChartCard>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md" style={{ alignItems: 'start' }}>
-        <Loaded query={carTypes}>{(rows) => <CarTypesChart rows={rows} period={period} />}</Loaded>
-        <Loaded query={hours}>{(data) => <BusiestHoursChart hours={data} period={period} />}</Loaded>
+        <ChartCard title={m.dashboardRevenueByCarType()} path="car-types" period={period}>
+          {(rows) => <CarTypesChart rows={rows} period={period} />}
+        </ChartCard>
+        <ChartCard title={m.dashboardBusiestHours()} path="hours" period={period}>
+          {(data) => <BusiestHoursChart hours={data} period={period} />}
+        </ChartCard>
         {byFranchise && (
-          <Loaded query={franchises}>{(data) => <FranchisesChart data={data} period={period} />}</Loaded>
+          <ChartCard title={m.dashboardByFranchise()} path="franchises" period={period}>
+            {(data) => <FranchisesChart data={data} period={period} />}
+          </ChartCard>
         )}
-        {byState && <Loaded query={states}>{(data) => <StatesChart data={data} period={period} />}</Loaded>}
+        {byState && (
+          <ChartCard title={m.dashboardByState()} path="states" period={period}>
+            {(data) => <StatesChart data={data} period={period} />}
+          </ChartCard>
+        )}
       </SimpleGrid>
     </>
   );
