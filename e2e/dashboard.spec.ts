@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { authHeader, expect, ROLES, test, type Role, type Session } from './fixtures';
+import { authHeader, expect, networkQuiet, ROLES, test, type Role, type Session } from './fixtures';
 import { bringIntoView, screenTitle } from './routes';
 
 /**
@@ -153,5 +153,31 @@ test.describe('as city_dealer', () => {
     await expect(listedStatuses(page).nth(1)).toBeVisible(NETWORK);
     await chip.click();
     await expect(chip).toHaveCount(0);
+  });
+});
+
+test.describe('as admin, on a short screen', () => {
+  test.use({ role: 'admin' satisfies Role, viewport: { width: 390, height: 700 } });
+
+  test('shows the figures at once and asks for a chart below the screen when it comes near, or a key is pressed', async ({
+    page,
+  }) => {
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      const chart = /\/api\/stats\/([a-z-]+)/.exec(request.url())?.[1];
+      if (chart) asked.push(chart);
+    });
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('figure-trips')).toContainText('Trips');
+    await expect(figure(page, 'trips')).toHaveText(/^[\d,]+$/, NETWORK);
+    await networkQuiet(page);
+    const states = page.getByRole('region', { name: 'Trips and revenue by state' });
+    await expect(states).toHaveAttribute('aria-busy', 'true');
+    expect(asked).not.toContain('states');
+
+    // Tab alone finds nothing to focus in a waiting card: a key pressed draws every chart.
+    await page.keyboard.press('Tab');
+    await expect(states.getByRole('button', { name: 'Show the numbers' })).toBeVisible(NETWORK);
+    expect(asked).toContain('states');
   });
 });

@@ -239,12 +239,20 @@ function ChartPlaceholder({
 
 /**
  * Whether an element has come near the screen (within half a screen below it), latched once it
- * has. Without IntersectionObserver (an old browser), at once.
+ * has. A key pressed anywhere counts too: someone moving through the page with Tab alone meets
+ * nothing to focus in a card still waiting, and would never bring it near. Without
+ * IntersectionObserver (an old browser), at once.
  */
 function useNearScreen() {
   const { ref, entry } = useIntersection<HTMLElement>({ rootMargin: '0px 0px 50% 0px' });
   const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
   if (!near && entry?.isIntersecting) setNear(true);
+  useEffect(() => {
+    if (near) return;
+    const onKey = () => setNear(true);
+    window.addEventListener('keydown', onKey, { once: true });
+    return () => window.removeEventListener('keydown', onKey);
+  }, [near]);
   return { ref, near };
 }
 
