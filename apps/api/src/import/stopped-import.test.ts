@@ -144,6 +144,7 @@ const CONTENT = {
   dailyStats: `select to_jsonb(t) as row from trip_daily_stats t`,
   hourlyStats: `select to_jsonb(t) as row from trip_hourly_stats t`,
   driverCounts: `select to_jsonb(t) as row from driver_counts t`,
+  complianceCounts: `select to_jsonb(t) as row from compliance_counts t where items <> 0`,
   customerCount: `select to_jsonb(t) as row from list_counts t where list = 'customers'`,
   indexes: `select to_jsonb(i.indexdef) as row from pg_indexes i where i.schemaname = current_schema()
     union all select to_jsonb(pg_get_constraintdef(c.oid)) from pg_constraint c
