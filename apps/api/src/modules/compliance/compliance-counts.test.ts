@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { DOCUMENT_KEYS } from '@bmet/shared/constants';
 import type { ComplianceSummary } from '@bmet/shared/schemas/compliance';
 import { rowsOf } from '../../db/rows';
 import { driverChecks, driverDocuments, drivers } from '../../db/schema';
@@ -153,27 +154,29 @@ describe('the compliance summary, kept by the database', () => {
     await keptMatchesRows();
   });
 
-  it('counts a bulk load once it is done, and an expiry as days pass', async () => {
+  it('counts a bulk load once it is done', async () => {
     const { db } = await getTestDatabase();
     const franchise = await createAccount(db, { role: 'franchise', state: 'goa' });
-    const driver = await createDriver(db, { franchiseId: franchise.id, state: 'goa' });
-    // Written with the triggers off and counted again after, as the demo seed and the import do.
-    await loadWithIndexesBuiltAfter(db, [driverDocuments], (tx) =>
-      insertMany(
-        tx,
-        driverDocuments,
-        Array.from({ length: 300 }, (_, i) => ({
+    const team = await Promise.all(
+      Array.from({ length: 30 }, () => createDriver(db, { franchiseId: franchise.id, state: 'goa' })),
+    );
+    // 300 documents, each a document the console knows (the other tests of this database list
+    // them): written with the triggers off and counted again after, as the demo seed and the
+    // import do.
+    const rows = team.flatMap((driver, d) =>
+      DOCUMENT_KEYS.map((key, k) => {
+        const i = d * DOCUMENT_KEYS.length + k;
+        return {
           driverId: driver.id,
-          key: `extra${i}`,
+          key,
           status: i % 3 === 0 ? ('submitted' as const) : ('approved' as const),
           expiresOn: i % 3 === 0 ? null : day((i % 60) - 20),
-        })),
-      ),
+        };
+      }),
     );
-    const summary = await complianceSummary(db, { id: franchise.id, role: 'franchise' });
-    const approved = Array.from({ length: 300 }, (_, i) => i).filter((i) => i % 3 !== 0);
-    const offsets = approved.map((i) => (i % 60) - 20);
-    expect(summary).toEqual({
+    await loadWithIndexesBuiltAfter(db, [driverDocuments], (tx) => insertMany(tx, driverDocuments, rows));
+    const offsets = rows.flatMap((row) => (row.expiresOn === null ? [] : [(rows.indexOf(row) % 60) - 20]));
+    expect(await complianceSummary(db, { id: franchise.id, role: 'franchise' })).toEqual({
       expired: offsets.filter((o) => o < 0).length,
       within1: offsets.filter((o) => o >= 0 && o <= 1).length,
       within7: offsets.filter((o) => o >= 0 && o <= 7).length,
