@@ -80,6 +80,29 @@ describe("the tab's one stream", () => {
     expect(server.open()).toEqual([]);
   });
 
+  it('closes as the page is left, and opens again if the browser shows the page again', async () => {
+    const server = stubServer();
+    const events: string[] = [];
+    const stop = listenToTabStream((event) => events.push(event.event ?? ''), { fleet: true });
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream?fleet=true']);
+
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: true }));
+    await settle();
+    expect(server.open()).toEqual([]);
+
+    events.length = 0;
+    window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));
+    await settle();
+    expect(server.open()).toEqual(['/api/sos/stream?fleet=true']);
+    // A stream of its own start: the fleet map loads the whole fleet again on `open`.
+    expect(events).toContain('open');
+
+    stop();
+    await settle();
+    expect(server.open()).toEqual([]);
+  });
+
   it('goes on without a driver the server refuses, whose map is told the stream is down for it', async () => {
     const server = stubServer(['gone-driver']);
     const gone: TabStreamStatus[] = [];

@@ -120,6 +120,22 @@ function reconcile() {
 }
 
 /**
+ * A page left for another is kept a while by the browser (for Back) with its requests as they
+ * were: a stream left open there holds one of the six connections a browser opens to one server,
+ * and after a few pages left that way the console's next request waits for ever. The stream
+ * closes as the page is left, and opens again (starting with `open`) if the page is shown again.
+ */
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => {
+    following?.controller.abort();
+    following = null;
+  });
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) reconcile();
+  });
+}
+
+/**
  * Listens to the tab's stream, asking for the positions `wants` names; answers the function that
  * stops listening. A driver's position already on the stream is handed to a listener that joins
  * later; a listener of the fleet gets a stream of its own start (it loads the fleet on `open`).
