@@ -158,7 +158,8 @@ async function tripListTimings(page: Page, baseUrl: string) {
         const rows = [...document.querySelectorAll('tbody tr')].map((row) => (row.textContent ?? '').toLowerCase());
         return rows.length > 0 && rows.every((row) => row.includes(${JSON.stringify(text)}));
       })()`,
-      { polling: 'raf' },
+      // On each change of the page: animation frames may not run in a page Lighthouse has left.
+      { polling: 'mutation' },
     );
     searchResults.push(Date.now() - lastKey);
   }
