@@ -108,17 +108,13 @@ export async function bringIntoView(target: Locator) {
 }
 
 /**
- * The dashboard draws a chart once its card comes near the screen: each card is brought into
- * view in turn until every chart is drawn (or has said why not), then the page goes back to its top.
+ * The dashboard draws a chart once its card comes near the screen, or every chart once a key is
+ * pressed (for those who move with Tab alone): a key is pressed, and every chart waited for.
  */
 export async function chartsDrawn(page: Page) {
-  const pending = page.locator('[data-chart-pending]');
-  for (let card = 0; card < 10 && (await pending.count()) > 0; card++) {
-    await bringIntoView(pending.first());
-    await networkQuiet(page);
-  }
-  await expect(pending).toHaveCount(0);
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.keyboard.press('Shift');
+  await expect(page.locator('[data-chart-pending]')).toHaveCount(0, { timeout: 20_000 });
+  await networkQuiet(page);
 }
 
 /** The heading that carries a screen's title (whole text, not a part of a longer heading). */
