@@ -8,6 +8,10 @@ import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
  * tests tagged @phone): no serious or critical violation of WCAG 2.1 A and AA. Each screen is
  * loaded once and judged in both schemes; the pages are signed in through the API (the sign-in
  * screen is judged on its own).
+ *
+ * The same walk holds what every screen owes whoever opens it: each route a role may see opens
+ * with its title and without the refusal, and on a phone nothing scrolls sideways. (Loading every
+ * screen once more for these alone cost the suite minutes.)
  */
 
 type Screen = { path: string; title: string | RegExp | null; open?: (page: Page) => Promise<void> };
@@ -43,6 +47,18 @@ const SCREENS: Screen[] = [
     },
   },
 ];
+
+/**
+ * What a screen owes whoever opens it, beside axe: no refusal, and on a phone's width nothing wider
+ * than the screen (a table or a long text that scrolls the whole page sideways).
+ */
+async function opensWhole(page: Page, label: string) {
+  await expect(page.getByText('You do not have access to this page.'), label).toHaveCount(0);
+  const width = page.viewportSize()!.width;
+  if (width > 500) return;
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, `${label} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+}
 
 /**
  * Judges the page as it stands in the light scheme, then in the dark one (the console follows the
@@ -104,6 +120,7 @@ for (const [width, tag] of [
             await page.goto(route.path);
             await expect(screenTitle(page, route.title)).toBeVisible();
             await screenLoaded(page, route.path);
+            await opensWhole(page, route.path);
             found.push(...(await violationsInBothSchemes(page, route.path)));
           }
           expect(found).toEqual([]);
@@ -129,6 +146,7 @@ for (const [width, tag] of [
             await expect(page.getByRole('table', { name: 'Booking history' })).toBeVisible();
             await expect(page.getByRole('table', { name: 'Documents' })).toBeVisible();
           }
+          await opensWhole(page, screen.path);
           expect(await violationsInBothSchemes(page, screen.path)).toEqual([]);
         });
       }
