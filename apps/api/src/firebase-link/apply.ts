@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
+import { retryOnDeadlock } from '../lib/retry-on-deadlock';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { numberOf } from '../import/firebase-values';
 import { createReport, type ImportReport } from '../import/report';
@@ -166,12 +167,17 @@ export async function storePositions(
 ): Promise<LocationEvent[]> {
   if (positions.length === 0) return [];
   const at = new Date().toISOString();
-  const rows = rowsOf(
-    await db.execute(sql`
+  // A batch takes many drivers' rows in no set order, beside statements that take some of the
+  // same (a review's triggers, a device report): when the database ends a deadlock by failing the
+  // batch, it is tried again, as device reports are.
+  const rows = await retryOnDeadlock(async () =>
+    rowsOf(
+      await db.execute(sql`
       update drivers as d set lat = p.lat, long = p.long, position_at = ${at}::timestamptz
       from json_to_recordset(${JSON.stringify(positions)}::json) as p(key text, lat double precision, long double precision)
       where d.firebase_key = p.key and d.deleted_at is null
       returning d.id, d.lat, d.long, d.position_at`),
+    ),
   );
   return rows.map((row) => ({
     driverId: String(row.id),
