@@ -11,6 +11,7 @@ import {
   accounts,
   customerRatings,
   customers,
+  driverChecks,
   driverDocuments,
   driverRatings,
   drivers,
@@ -238,7 +239,7 @@ export async function seedDemo(
   // The bulk of the data, loaded with the tables' secondary indexes built once at the end.
   await loadWithIndexesBuiltAfter(
     db,
-    [drivers, driverDocuments, driverRatings, customers, customerRatings, trips],
+    [drivers, driverDocuments, driverChecks, driverRatings, customers, customerRatings, trips],
     async (db) => {
       // Drivers: a fifth of them with the demo franchise, a few not yet assigned to any.
       const templates = await storeDocumentTemplates(store);
