@@ -4,7 +4,7 @@ import { Center, Loader } from '@mantine/core';
 export function ListLoader({ label }: { label: string }) {
   return (
     <Center py="xl">
-      <Loader aria-label={label} />
+      <Loader role="progressbar" aria-label={label} />
     </Center>
   );
 }

@@ -162,7 +162,7 @@ export function RateHistory({
         )}
         {history.isPending ? (
           <Center>
-            <Loader size="sm" aria-label={m.ratesHistoryLoading()} />
+            <Loader role="progressbar" size="sm" aria-label={m.ratesHistoryLoading()} />
           </Center>
         ) : history.isError ? (
           <Text c="red" size="sm" role="alert">

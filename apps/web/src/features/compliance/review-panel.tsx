@@ -32,7 +32,8 @@ function DocumentImage({ target, document }: { target: DocumentRef; document: Dr
   // An imported image may have no upload time: it is still one version of the image.
   const image = useDocumentImage(target, document.hasImage ? (document.uploadedAt ?? 'image') : null);
   if (!document.hasImage) return <Text c="dimmed">{m.complianceNoImage()}</Text>;
-  if (image.isPending) return <Loader aria-label={m.complianceLoadingImage({ document: label })} />;
+  if (image.isPending)
+    return <Loader role="progressbar" aria-label={m.complianceLoadingImage({ document: label })} />;
   if (image.isError) return <Text c="red">{m.complianceImageUnavailable()}</Text>;
   return (
     <a
@@ -191,7 +192,7 @@ export function ReviewPanel({
         </Anchor>
       </Stack>
       {document.isPending ? (
-        <Loader aria-label={m.complianceReviewLoading()} />
+        <Loader role="progressbar" aria-label={m.complianceReviewLoading()} />
       ) : document.isError ? (
         <Text c="red" role="alert">
           {document.error.message}

@@ -16,7 +16,7 @@ export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () 
       withCloseButton={false}
       size="lg"
     >
-      {customer.isPending && <Loader aria-label={m.customersLoadingCustomer()} />}
+      {customer.isPending && <Loader role="progressbar" aria-label={m.customersLoadingCustomer()} />}
       {customer.isError && <Text c="red">{customer.error.message}</Text>}
       {c && (
         <Stack gap="sm">

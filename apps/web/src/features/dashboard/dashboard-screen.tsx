@@ -232,7 +232,7 @@ function ChartPlaceholder({
       <Title order={3} size="h4" id={headingId}>
         {title}
       </Title>
-      <Loader size="sm" aria-label={m.dashboardLoading()} />
+      <Loader role="progressbar" size="sm" aria-label={m.dashboardLoading()} />
     </Paper>
   );
 }

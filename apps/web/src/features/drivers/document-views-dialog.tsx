@@ -14,7 +14,7 @@ const WATERMARKED: readonly DocumentKey[] = WATERMARKED_DOCUMENTS;
 /** The views, read when the dialog opens (it mounts then), so that the latest are listed. */
 function ViewsList({ driverId, documentKey }: { driverId: string; documentKey: DocumentKey }) {
   const views = useDocumentViews(driverId, documentKey);
-  if (views.isPending) return <Loader size="sm" aria-label={m.documentViewsLoading()} />;
+  if (views.isPending) return <Loader role="progressbar" size="sm" aria-label={m.documentViewsLoading()} />;
   if (views.isError) return <Text c="red">{views.error.message}</Text>;
   const entries = views.data.pages.flatMap((page) => page.data);
   if (entries.length === 0) return <Text c="dimmed">{m.documentViewsEmpty()}</Text>;

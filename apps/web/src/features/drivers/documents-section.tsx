@@ -48,7 +48,8 @@ function Thumbnail({ driverId, document }: { driverId: string; document: DriverD
         {m.driversNoImage()}
       </Text>
     );
-  if (image.isPending) return <Loader size="xs" aria-label={m.driversLoadingImage({ document: label })} />;
+  if (image.isPending)
+    return <Loader role="progressbar" size="xs" aria-label={m.driversLoadingImage({ document: label })} />;
   if (image.isError || !image.data)
     return (
       <Text size="sm" c="red">
@@ -216,7 +217,7 @@ export function DocumentsSection({
   const documents = useDocuments(driverId, of);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
   const [dating, setDating] = useState<DocumentKey | null>(null);
-  if (documents.isPending) return <Loader aria-label={m.driversLoadingDocuments()} />;
+  if (documents.isPending) return <Loader role="progressbar" aria-label={m.driversLoadingDocuments()} />;
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
   const shown = only ? documents.data.filter((document) => only.includes(document.key)) : documents.data;
   return (

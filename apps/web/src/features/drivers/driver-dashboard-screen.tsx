@@ -124,7 +124,13 @@ function DriverInformation({ driver }: { driver: Driver }) {
         <Stack gap={6}>
           <Suspense
             fallback={
-              <Box h={300} bg="gray.1" style={{ borderRadius: 8 }} aria-label={m.driversLoadingMap()} />
+              <Box
+                h={300}
+                bg="gray.1"
+                style={{ borderRadius: 8 }}
+                role="progressbar"
+                aria-label={m.driversLoadingMap()}
+              />
             }
           >
             <DriverMap position={position} label={driver.name} />
@@ -203,7 +209,7 @@ export function DriverDashboardScreen() {
       </Stack>
     );
   }
-  if (!d) return <Loader aria-label={m.driversLoadingDriver()} />;
+  if (!d) return <Loader role="progressbar" aria-label={m.driversLoadingDriver()} />;
   return (
     <Stack>
       {back}

@@ -22,7 +22,7 @@ export function VehicleSection({ driverId }: { driverId: string }) {
       }).then((r) => Object.values(r.data)[0] ?? null),
   });
   if (vehicle.isError) return <ErrorAlert error={vehicle.error} />;
-  if (vehicle.isPending) return <Loader size="sm" aria-label={m.vehiclesLoading()} />;
+  if (vehicle.isPending) return <Loader role="progressbar" size="sm" aria-label={m.vehiclesLoading()} />;
   const v = vehicle.data;
   if (!v) return <Text c="dimmed">{m.driverNoVehicle()}</Text>;
   return (

@@ -47,7 +47,7 @@ export function FirebaseLinkScreen() {
         {m.firebaseLinkIntro()}
       </Text>
       {status.isPending ? (
-        <Loader size="sm" aria-label={m.firebaseLinkLoading()} />
+        <Loader role="progressbar" size="sm" aria-label={m.firebaseLinkLoading()} />
       ) : status.isError && status.data === undefined ? (
         <ErrorAlert error={status.error} />
       ) : status.data === null ? (

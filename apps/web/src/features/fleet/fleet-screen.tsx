@@ -268,7 +268,9 @@ export function FleetScreen() {
       {feed.loaded && summary.total === 0 && <Text c="dimmed">{m.fleetEmpty()}</Text>}
       <div className={classes.layout}>
         <div className={classes.map} data-fleet-loaded={feed.loaded || undefined}>
-          <Suspense fallback={<Loader className={classes.overlay} aria-label={m.fleetLoading()} />}>
+          <Suspense
+            fallback={<Loader role="progressbar" className={classes.overlay} aria-label={m.fleetLoading()} />}
+          >
             <FleetMap
               store={store}
               filter={filter}

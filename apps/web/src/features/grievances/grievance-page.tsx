@@ -311,7 +311,7 @@ export function GrievancePage() {
     );
   }
   const g = grievance.data;
-  if (!g) return <Loader aria-label={m.grievanceLoadingOne()} />;
+  if (!g) return <Loader role="progressbar" aria-label={m.grievanceLoadingOne()} />;
   return (
     <Stack>
       {back}

@@ -31,7 +31,7 @@ export function GrievancesScreen() {
     <Suspense
       fallback={
         <Center py="xl">
-          <Loader aria-label={m.grievanceLoadingOne()} />
+          <Loader role="progressbar" aria-label={m.grievanceLoadingOne()} />
         </Center>
       }
     >

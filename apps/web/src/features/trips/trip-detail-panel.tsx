@@ -103,7 +103,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
   const trip = useTrip(tripId);
   return (
     <Paper withBorder p="md" shadow="sm" component="section" aria-label={m.tripsDetails()}>
-      {trip.isPending && <Loader aria-label={m.tripsLoadingTrip()} />}
+      {trip.isPending && <Loader role="progressbar" aria-label={m.tripsLoadingTrip()} />}
       {trip.isError && (
         <Group justify="space-between">
           <Text c="red">{trip.error.message}</Text>
@@ -203,7 +203,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
           <FareBreakdown fare={trip.data.fare} price={trip.data.price} trip={trip.data} />
           {hasPoint(trip.data['pick-up']) && hasPoint(trip.data.destination) && (
             <section aria-label={m.tripsMapTitle()}>
-              <Suspense fallback={<Loader size="sm" aria-label={m.tripsMapTitle()} />}>
+              <Suspense fallback={<Loader role="progressbar" size="sm" aria-label={m.tripsMapTitle()} />}>
                 <TripMap pickUp={trip.data['pick-up']} destination={trip.data.destination} />
               </Suspense>
             </section>
@@ -212,7 +212,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
           <TripMessages tripId={tripId} />
           <FeedbackForm tripId={tripId} />
           {trip.data.feedback.length > 0 && (
-            <Stack gap="xs" aria-label={m.tripsSavedFeedback()}>
+            <Stack gap="xs" component="section" aria-label={m.tripsSavedFeedback()}>
               <Text fw={600} size="sm">
                 {m.tripsSavedFeedback()}
               </Text>

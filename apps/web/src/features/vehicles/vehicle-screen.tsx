@@ -119,7 +119,7 @@ export function VehicleScreen() {
     );
   }
   const v = vehicle.data;
-  if (!v) return <Loader aria-label={m.vehiclesLoading()} />;
+  if (!v) return <Loader role="progressbar" aria-label={m.vehiclesLoading()} />;
   const number = formatRegistration(v.registrationNumber);
   return (
     <Stack>

@@ -20,7 +20,7 @@ export function WelcomeScreen() {
     return () => clearTimeout(timer);
   }, []);
 
-  if (isPending) return <Loader aria-label={m.commonLoading()} />;
+  if (isPending) return <Loader role="progressbar" aria-label={m.commonLoading()} />;
   const name = user?.displayName || user?.email || '';
   const role = session?.role;
 
