@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { CircleMarker, GeoJSON, Pane, Tooltip, useMapEvents } from 'react-leaflet';
 import { currentLanguage } from '../lib/language';
 import { INDIA_CITIES } from './india-cities';
+import { labelContent } from './map-label';
 
 /**
  * India as the console draws it without a tile server: the states' borders (from the
@@ -57,14 +58,14 @@ export function IndiaCities() {
           pathOptions={{ className: 'india-city' }}
         >
           <Tooltip
+            key={hindi ? city.hi : city.en}
             permanent
             direction="right"
             offset={[4, 0]}
             className="india-city-label"
             pane="india-cities"
-          >
-            {hindi ? city.hi : city.en}
-          </Tooltip>
+            content={labelContent(hindi ? city.hi : city.en)}
+          />
         </CircleMarker>
       ))}
     </Pane>

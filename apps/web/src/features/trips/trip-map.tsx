@@ -1,6 +1,7 @@
 import { CircleMarker, Polyline, Tooltip } from 'react-leaflet';
 import { m } from '@bmet/shared/paraglide/messages';
 import { BaseMap } from '../../components/base-map';
+import { labelContent } from '../../components/map-label';
 
 type Point = { lat: number; long: number };
 
@@ -25,14 +26,20 @@ export function TripMap({ pickUp, destination }: { pickUp: Point; destination: P
     >
       <Polyline positions={[from, to]} pathOptions={{ color: '#1c7ed6', dashArray: '6 6', weight: 3 }} />
       <CircleMarker center={from} radius={8} pathOptions={{ color: PICK_UP, fillOpacity: 0.9 }}>
-        <Tooltip permanent direction="top">
-          {m.tripsMapPickUp()}
-        </Tooltip>
+        <Tooltip
+          key={m.tripsMapPickUp()}
+          permanent
+          direction="top"
+          content={labelContent(m.tripsMapPickUp())}
+        />
       </CircleMarker>
       <CircleMarker center={to} radius={8} pathOptions={{ color: DESTINATION, fillOpacity: 0.9 }}>
-        <Tooltip permanent direction="top">
-          {m.tripsMapDestination()}
-        </Tooltip>
+        <Tooltip
+          key={m.tripsMapDestination()}
+          permanent
+          direction="top"
+          content={labelContent(m.tripsMapDestination())}
+        />
       </CircleMarker>
     </BaseMap>
   );
