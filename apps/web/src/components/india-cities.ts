@@ -1,19 +1,27 @@
 /**
  * India's major cities, drawn on a map when no tile server answers: the state capitals and the
  * largest cities, by name in both languages, where they are. `major` marks the eight largest,
- * labelled at every zoom; the others are labelled from zoom 6.
+ * labelled at every zoom; the others are labelled from zoom 6. A name goes under its city, or to
+ * `side` of it where a near major city's name would run into it at the widest zoom.
  */
-export type IndiaCity = { en: string; hi: string; lat: number; long: number; major?: true };
+export type IndiaCity = {
+  en: string;
+  hi: string;
+  lat: number;
+  long: number;
+  major?: true;
+  side?: 'left' | 'right';
+};
 
 export const INDIA_CITIES: readonly IndiaCity[] = [
   { en: 'New Delhi', hi: 'नई दिल्ली', lat: 28.6139, long: 77.209, major: true },
   { en: 'Mumbai', hi: 'मुंबई', lat: 19.076, long: 72.8777, major: true },
   { en: 'Kolkata', hi: 'कोलकाता', lat: 22.5726, long: 88.3639, major: true },
-  { en: 'Chennai', hi: 'चेन्नई', lat: 13.0827, long: 80.2707, major: true },
-  { en: 'Bengaluru', hi: 'बेंगलुरु', lat: 12.9716, long: 77.5946, major: true },
+  { en: 'Chennai', hi: 'चेन्नई', lat: 13.0827, long: 80.2707, major: true, side: 'right' },
+  { en: 'Bengaluru', hi: 'बेंगलुरु', lat: 12.9716, long: 77.5946, major: true, side: 'left' },
   { en: 'Hyderabad', hi: 'हैदराबाद', lat: 17.385, long: 78.4867, major: true },
   { en: 'Ahmedabad', hi: 'अहमदाबाद', lat: 23.0225, long: 72.5714, major: true },
-  { en: 'Pune', hi: 'पुणे', lat: 18.5204, long: 73.8567, major: true },
+  { en: 'Pune', hi: 'पुणे', lat: 18.5204, long: 73.8567, major: true, side: 'right' },
   { en: 'Jaipur', hi: 'जयपुर', lat: 26.9124, long: 75.7873 },
   { en: 'Lucknow', hi: 'लखनऊ', lat: 26.8467, long: 80.9462 },
   { en: 'Surat', hi: 'सूरत', lat: 21.1702, long: 72.8311 },

@@ -41,33 +41,48 @@ export function IndiaBorders() {
   );
 }
 
-/** The major cities, named in the screen's language: the largest at every zoom, the others closer in. */
+/** Where a city's name lies from its dot: clear of a cluster's count drawn on it (about 7 px wide). */
+const LABEL_OFFSET: Record<'bottom' | 'left' | 'right', [number, number]> = {
+  bottom: [0, 4],
+  left: [-10, 0],
+  right: [10, 0],
+};
+
+/**
+ * The major cities, named in the screen's language: the largest at every zoom, the others closer in.
+ * Their dots lie under what a map draws of its own (the fleet's clusters and cars are drawn in the
+ * overlay pane, at z-index 400); their names above it, under each dot, so that a cluster on a city
+ * hides neither its count nor the city's name.
+ */
 export function IndiaCities() {
   const [zoom, setZoom] = useState<number | null>(null);
   const map = useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
   const shownZoom = zoom ?? map.getZoom();
   const hindi = currentLanguage() === 'hi';
   return (
-    <Pane name="india-cities" style={{ zIndex: 350 }}>
-      {INDIA_CITIES.filter((city) => city.major || shownZoom >= 6).map((city) => (
-        <CircleMarker
-          key={city.en}
-          center={[city.lat, city.long]}
-          radius={3}
-          interactive={false}
-          pathOptions={{ className: 'india-city' }}
-        >
-          <Tooltip
-            key={hindi ? city.hi : city.en}
-            permanent
-            direction="right"
-            offset={[4, 0]}
-            className="india-city-label"
-            pane="india-cities"
-            content={labelContent(hindi ? city.hi : city.en)}
-          />
-        </CircleMarker>
-      ))}
-    </Pane>
+    <>
+      <Pane name="india-city-labels" style={{ zIndex: 450, pointerEvents: 'none' }} />
+      <Pane name="india-cities" style={{ zIndex: 350 }}>
+        {INDIA_CITIES.filter((city) => city.major || shownZoom >= 6).map((city) => (
+          <CircleMarker
+            key={city.en}
+            center={[city.lat, city.long]}
+            radius={3}
+            interactive={false}
+            pathOptions={{ className: 'india-city' }}
+          >
+            <Tooltip
+              key={hindi ? city.hi : city.en}
+              permanent
+              direction={city.side ?? 'bottom'}
+              offset={LABEL_OFFSET[city.side ?? 'bottom']}
+              className="india-city-label"
+              pane="india-city-labels"
+              content={labelContent(hindi ? city.hi : city.en)}
+            />
+          </CircleMarker>
+        ))}
+      </Pane>
+    </>
   );
 }

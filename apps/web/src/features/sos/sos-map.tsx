@@ -7,6 +7,7 @@ import { LOCATION_POLL_MS } from '@bmet/shared/constants';
 import type { driverLocationResponseSchema } from '@bmet/shared/schemas/driver';
 import type { SosAlert } from '@bmet/shared/schemas/sos';
 import { BaseMap } from '../../components/base-map';
+import { labelContent } from '../../components/map-label';
 import { apiRequest } from '../../lib/api-client';
 import { listenToDriverPositions, type PushedPosition } from '../../lib/tab-stream';
 
@@ -71,7 +72,7 @@ export function SosMap({ alert }: { alert: SosAlert }) {
           radius={12}
           pathOptions={{ color: '#c92a2a', weight: 4 }}
         >
-          <Tooltip>{m.sosMapAlertPosition()}</Tooltip>
+          <Tooltip key={m.sosMapAlertPosition()} content={labelContent(m.sosMapAlertPosition())} />
         </CircleMarker>
       )}
       {live && (
