@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { rowsOf } from '../db/rows';
-import { retryOnDeadlock } from '../lib/retry-on-deadlock';
+import { retryOnDeadlock } from '../db/retry-on-deadlock';
 import type { LocationEvent } from '@bmet/shared/schemas/driver';
 import { numberOf } from '../import/firebase-values';
 import { createReport, type ImportReport } from '../import/report';

@@ -4,7 +4,7 @@ import { anyOf } from '../../db/any-of';
 import type { Db, DbExecutor } from '../../db/client';
 import { rowsOf } from '../../db/rows';
 import { isPostgresServer } from '../../db/row-reader';
-import { retryOnDeadlock } from '../../lib/retry-on-deadlock';
+import { retryOnDeadlock } from '../../db/retry-on-deadlock';
 import { driverScope, isDriverInScope } from '../../lib/scope';
 import { accounts, driverDeviceTokens, drivers, sessions } from '../../db/schema';
 import type { SessionUser } from '../../plugins/authentication';
