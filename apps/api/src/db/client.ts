@@ -14,7 +14,6 @@ import { lockDataDir } from './data-dir-lock';
 import { makeDataDirPrivate, restrictToOwner } from './data-dir-privacy';
 import { PgliteThread } from './pglite-thread';
 import { preparingStatements } from './prepared-statements';
-import { retryOnDeadlock } from './retry-on-deadlock';
 import { rowsOf } from './rows';
 import * as schema from './schema';
 
@@ -123,21 +122,6 @@ async function dumpPglite<T>(client: PgliteThread, read: (query: SqlReader) => P
 }
 
 /**
- * Every transaction begun on the database (not a savepoint within one) is run again when PostgreSQL
- * failed it to end a deadlock, as retryOnDeadlock does. Staff saving a driver's documents take the
- * driver's row through the documents' triggers, as the apps' positions do, in another order: the
- * save was the one failed now and then, and answered "Something went wrong on our side" with
- * nothing written. A failed transaction has written nothing, so the whole of it runs again; what a
- * transaction's work does outside the database (an image stored, a mail sent) is done before or
- * after it, never inside. Only PostgreSQL: the embedded database runs one transaction at a time.
- */
-function retryingDeadlockedTransactions(db: Db): Db {
-  const transaction = db.transaction.bind(db);
-  db.transaction = ((work, config) => retryOnDeadlock(() => transaction(work, config))) as Db['transaction'];
-  return db;
-}
-
-/**
  * Opens the database and brings its schema up to date: PostgreSQL when a URL is given, otherwise
  * PGlite kept in `dataDir` (or in memory when `dataDir` is 'memory://'). With `migrate: false` the
  * schema stays as found (a backup copies the database, it does not change it).
@@ -169,14 +153,12 @@ export async function openDatabase(options: {
         jit: 'off',
       },
     });
-    const db = retryingDeadlockedTransactions(
-      drizzlePostgres(preparingStatements(client), { schema }) as unknown as Db,
-    );
+    const db = drizzlePostgres(preparingStatements(client), { schema });
     if (options.migrate !== false) {
       await migrateUnderLock(options.databaseUrl);
-      await analyzeDatabase(db);
+      await analyzeDatabase(db as unknown as Db);
     }
-    return { db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
   }
   const location = dataDir && join(dataDir, 'pglite');
   // PGlite has no lock of its own: a second process on the same folder would lose its writes.

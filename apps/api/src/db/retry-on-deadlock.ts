@@ -1,3 +1,5 @@
+import type { Db } from './client';
+
 /**
  * Runs a transaction again when PostgreSQL chose it as the victim of a deadlock: two instances
  * storing batches of the same drivers at once may lock them in opposite orders (rare: a driver
@@ -14,4 +16,19 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 3): 
       if (code !== '40P01' || attempt >= attempts) throw error;
     }
   }
+}
+
+type Transaction = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * A transaction run again whole when PostgreSQL failed it to end a deadlock. Only for work that is
+ * all statements on `tx`, with nothing outside the database kept from a first attempt (a count, a
+ * report, a mail, a one-shot promise): a repeat would do that twice. Staff changes that take
+ * several drivers' rows (a vehicle given to another driver moves its documents between the two,
+ * through the documents' triggers) meet the apps' position batches, which take many drivers' rows
+ * in no set order; PostgreSQL then fails one of the two, and the staff member was answered
+ * "Something went wrong on our side" with nothing written.
+ */
+export function retriedTransaction<T>(db: Db, work: (tx: Transaction) => Promise<T>): Promise<T> {
+  return retryOnDeadlock(() => db.transaction(work));
 }

@@ -25,6 +25,7 @@ import {
 import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { anyOf } from '../../db/any-of';
+import { retriedTransaction } from '../../db/retry-on-deadlock';
 import { rowsOf } from '../../db/rows';
 import { problemOf, vehicleExemptKeys } from '../compliance/status';
 import { accounts, drivers, vehicleAssignments, vehicles } from '../../db/schema';
@@ -446,7 +447,7 @@ export async function updateVehicle(
   id: string,
   body: UpdateVehicleBody,
 ): Promise<Vehicle> {
-  await db.transaction(async (transaction) => {
+  await retriedTransaction(db, async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
     const before = await lockVehicle(tx, caller, id);
     const fields = storedFields(body);
@@ -483,7 +484,7 @@ export async function assignVehicle(
   id: string,
   driverId: string | null,
 ): Promise<Vehicle> {
-  await db.transaction(async (transaction) => {
+  await retriedTransaction(db, async (transaction) => {
     const tx = transaction as unknown as DbExecutor;
     const before = await lockVehicle(tx, caller, id);
     const target = driverId ? await lockDriver(tx, caller, driverId) : null;

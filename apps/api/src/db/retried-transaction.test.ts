@@ -1,11 +1,12 @@
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { retriedTransaction } from './retry-on-deadlock';
 import { drivers } from './schema';
 import { createAccount, createDriver } from '../seed/factories';
 import { getTestDatabase } from '../../test/test-database';
 
 // Two transactions at once need two connections: only a server database has them.
-describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction failed to end a deadlock', () => {
+describe.skipIf(!process.env.TEST_DATABASE_URL)('a retried transaction failed to end a deadlock', () => {
   it('is run again, and both saves are kept', async () => {
     const { db } = await getTestDatabase();
     const franchise = await createAccount(db, { role: 'franchise' });
@@ -28,7 +29,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a transaction failed to end a d
     });
     await tookA;
     let attempts = 0;
-    const second = db.transaction(async (tx) => {
+    const second = retriedTransaction(db, async (tx) => {
       attempts++;
       await rename(tx, b.id, 'Second on B');
       // Long enough for this save to wait for A before the first asks for B.
