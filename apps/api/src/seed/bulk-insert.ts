@@ -147,12 +147,15 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * ratings, migration 0017; each driver's mandatory documents, migration 0021; the vehicles of the drivers' car details,
  * migration 0030; the titles of the trips, migration 0040; what the compliance views hold, migration 0041) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
+ * `afterFigures` writes to the rows the figures made (the vehicles made from the drivers' car
+ * details) before the indexes are built: 100,000 vehicles updated with their trigram index
+ * in place took 7.7 s.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,
   tables: PgTable[],
   load: (tx: Db) => Promise<T>,
-  options: { foreignKeys?: boolean } = {},
+  options: { foreignKeys?: boolean; afterFigures?: (tx: Db) => Promise<void> } = {},
 ): Promise<T> {
   const names = tables.map((table) => getTableName(table));
   const figures = FIGURES.filter((figure) => figure.triggers.some(([table]) => names.includes(table)));
@@ -171,6 +174,7 @@ export async function loadWithIndexesBuiltAfter<T>(
     for (const [table, trigger] of figureTriggers)
       await tx.execute(sql`alter table ${sql.identifier(table)} enable trigger ${sql.identifier(trigger)}`);
     for (const figure of figures) await tx.execute(sql`select ${sql.identifier(figure.rebuild)}()`);
+    await options.afterFigures?.(tx);
     for (const key of foreignKeys) await addForeignKey(tx, key);
     for (const index of indexes) await buildIndex(tx, index);
     return result;

@@ -16,6 +16,8 @@ import {
   driverRatings,
   drivers,
   trips,
+  vehicleAssignments,
+  vehicles,
 } from '../db/schema';
 import type { ObjectStore } from '../infra/object-store';
 import { drawDocumentJpeg } from './document-image';
@@ -236,10 +238,21 @@ export async function seedDemo(
   // And the fares some states notified, the band the rates must keep (one state's sedans do not).
   await insertDemoFareRules(db);
 
-  // The bulk of the data, loaded with the tables' secondary indexes built once at the end.
+  // The bulk of the data, loaded with the tables' secondary indexes built once at the end. The
+  // vehicles are made from the drivers once the load ends (vehicles_rebuild): their indexes too.
   await loadWithIndexesBuiltAfter(
     db,
-    [drivers, driverDocuments, driverChecks, driverRatings, customers, customerRatings, trips],
+    [
+      drivers,
+      driverDocuments,
+      driverChecks,
+      driverRatings,
+      customers,
+      customerRatings,
+      trips,
+      vehicles,
+      vehicleAssignments,
+    ],
     async (db) => {
       // Drivers: a fifth of them with the demo franchise, a few not yet assigned to any.
       const templates = await storeDocumentTemplates(store);
@@ -333,10 +346,10 @@ export async function seedDemo(
       await storing;
       tripBar.stop();
     },
-    { foreignKeys: true },
+    // The drivers' vehicles are made from their car details once the load is in; what staff add
+    // to them is written before their indexes are built.
+    { foreignKeys: true, afterFigures: seedDemoVehicles },
   );
-  // The drivers' vehicles, made from their car details once the load is in, and what staff add.
-  await seedDemoVehicles(db);
   // Grievances in every state, some due and some overdue, so that the desk is at work.
   await seedDemoGrievances(db);
 
