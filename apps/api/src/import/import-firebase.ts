@@ -14,6 +14,8 @@ import {
   driverWalletEntries,
   tripMessages,
   trips,
+  vehicleAssignments,
+  vehicles,
 } from '../db/schema';
 import type { ObjectStore } from '../infra/object-store';
 import type { FirebaseHashParams } from '../modules/auth/firebase-password';
@@ -76,7 +78,17 @@ export type ImportOptions = {
  * kept from these tables (a driver's mandatory documents among them) are computed once after it.
  */
 const SECTION_TABLES: Record<string, PgTable[]> = {
-  driver: [drivers, driverRatings, driverBookingHistory, driverWalletEntries, driverDocuments],
+  // The vehicles are made from the drivers' car details when the section ends (vehicles_rebuild):
+  // their indexes are built after them too.
+  driver: [
+    drivers,
+    driverRatings,
+    driverBookingHistory,
+    driverWalletEntries,
+    driverDocuments,
+    vehicles,
+    vehicleAssignments,
+  ],
   customer: [customers, customerRatings],
   trips: [trips, tripMessages],
 };
