@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Paper, Stack, Text, Timeline, Title } from '@mantine/core';
 import { IconCheck, IconRestore } from '@tabler/icons-react';
 import { useState } from 'react';
 import { RATE_FIELDS, type CarType, type State } from '@bmet/shared/constants';
@@ -13,6 +13,7 @@ import { rateFieldLabel } from '../../lib/rate-fields';
 import { OVERRIDE_REASON_MIN, OverrideBand } from './override-band';
 import { RateChangeDialog } from './rate-change-dialog';
 import { changedRateFields } from './rate-changes';
+import { Spinner } from '../../components/spinner';
 
 const shown = (value: number | null) => (value === null ? m.ratesHistoryBlank() : String(value));
 
@@ -162,7 +163,7 @@ export function RateHistory({
         )}
         {history.isPending ? (
           <Center>
-            <Loader role="progressbar" size="sm" aria-label={m.ratesHistoryLoading()} />
+            <Spinner label={m.ratesHistoryLoading()} size="sm" />
           </Center>
         ) : history.isError ? (
           <Text c="red" size="sm" role="alert">

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Loader, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconArrowLeft, IconPlayerTrackNext } from '@tabler/icons-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
@@ -19,6 +19,7 @@ import {
 } from './api';
 import { ExpiryDateField } from './expiry-date-field';
 import classes from './compliance.module.css';
+import { Spinner } from '../../components/spinner';
 
 /** Today in India as YYYY-MM-DD: the earliest expiry an approval takes. */
 const indiaToday = () => new Intl.DateTimeFormat('en-CA', { timeZone: INDIA_TIME_ZONE }).format(new Date());
@@ -32,8 +33,7 @@ function DocumentImage({ target, document }: { target: DocumentRef; document: Dr
   // An imported image may have no upload time: it is still one version of the image.
   const image = useDocumentImage(target, document.hasImage ? (document.uploadedAt ?? 'image') : null);
   if (!document.hasImage) return <Text c="dimmed">{m.complianceNoImage()}</Text>;
-  if (image.isPending)
-    return <Loader role="progressbar" aria-label={m.complianceLoadingImage({ document: label })} />;
+  if (image.isPending) return <Spinner label={m.complianceLoadingImage({ document: label })} />;
   if (image.isError) return <Text c="red">{m.complianceImageUnavailable()}</Text>;
   return (
     <a
@@ -192,7 +192,7 @@ export function ReviewPanel({
         </Anchor>
       </Stack>
       {document.isPending ? (
-        <Loader role="progressbar" aria-label={m.complianceReviewLoading()} />
+        <Spinner label={m.complianceReviewLoading()} />
       ) : document.isError ? (
         <Text c="red" role="alert">
           {document.error.message}

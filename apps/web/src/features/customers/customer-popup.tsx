@@ -1,8 +1,9 @@
-import { Button, Group, Loader, Modal, Paper, Stack, Text } from '@mantine/core';
+import { Button, Group, Modal, Paper, Stack, Text } from '@mantine/core';
 import { m } from '@bmet/shared/paraglide/messages';
 import { StarRating } from '../../components/star-rating';
 import { useCustomer } from './api';
 import { PhoneLinks } from '../../components/phone-links';
+import { Spinner } from '../../components/spinner';
 
 /** A customer with their ratings, opened from the list (its code loads on the first open). */
 export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () => void }) {
@@ -16,7 +17,7 @@ export function CustomerPopup({ id, onClose }: { id: string | null; onClose: () 
       withCloseButton={false}
       size="lg"
     >
-      {customer.isPending && <Loader role="progressbar" aria-label={m.customersLoadingCustomer()} />}
+      {customer.isPending && <Spinner label={m.customersLoadingCustomer()} />}
       {customer.isError && <Text c="red">{customer.error.message}</Text>}
       {c && (
         <Stack gap="sm">

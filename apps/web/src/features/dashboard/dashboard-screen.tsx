@@ -1,14 +1,4 @@
-import {
-  Group,
-  Loader,
-  Paper,
-  SegmentedControl,
-  SimpleGrid,
-  Skeleton,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -25,6 +15,7 @@ import { useSession } from '../../lib/session-context';
 import { useStats, type StatsData, type StatsPath } from './api';
 import { periodFromSearch, PRESETS, type Period, type Preset } from './period';
 import classes from './charts.module.css';
+import { Spinner } from '../../components/spinner';
 
 type ChartPath = Exclude<StatsPath, 'overview'>;
 
@@ -232,7 +223,7 @@ function ChartPlaceholder({
       <Title order={3} size="h4" id={headingId}>
         {title}
       </Title>
-      <Loader role="progressbar" size="sm" aria-label={m.dashboardLoading()} />
+      <Spinner label={m.dashboardLoading()} size="sm" />
     </Paper>
   );
 }

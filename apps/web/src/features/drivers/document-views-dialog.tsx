@@ -1,4 +1,4 @@
-import { Loader, Modal, Stack, Text } from '@mantine/core';
+import { Modal, Stack, Text } from '@mantine/core';
 import { type DocumentKey } from '@bmet/shared/constants';
 import { WATERMARKED_DOCUMENTS } from '@bmet/shared/document-rules';
 import { documentLabel } from '@bmet/shared/labels';
@@ -8,13 +8,14 @@ import { Cell, ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { formatDateTime } from '../../lib/format';
 import { useDocumentViews } from './api';
+import { Spinner } from '../../components/spinner';
 
 const WATERMARKED: readonly DocumentKey[] = WATERMARKED_DOCUMENTS;
 
 /** The views, read when the dialog opens (it mounts then), so that the latest are listed. */
 function ViewsList({ driverId, documentKey }: { driverId: string; documentKey: DocumentKey }) {
   const views = useDocumentViews(driverId, documentKey);
-  if (views.isPending) return <Loader role="progressbar" size="sm" aria-label={m.documentViewsLoading()} />;
+  if (views.isPending) return <Spinner label={m.documentViewsLoading()} size="sm" />;
   if (views.isError) return <Text c="red">{views.error.message}</Text>;
   const entries = views.data.pages.flatMap((page) => page.data);
   if (entries.length === 0) return <Text c="dimmed">{m.documentViewsEmpty()}</Text>;

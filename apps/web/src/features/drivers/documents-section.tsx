@@ -1,4 +1,4 @@
-import { Badge, Button, FileButton, Group, Loader, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Button, FileButton, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { lazy, useState } from 'react';
 import { OnDemand } from '../../components/on-demand';
@@ -15,6 +15,7 @@ import { ImageZoom } from './image-zoom';
 import { DocumentViewsButton } from './document-views-button';
 import { documentLabel, documentStatusLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
+import { Spinner } from '../../components/spinner';
 
 const RejectDialog = lazy(() =>
   import('./reject-document-dialog').then((m) => ({ default: m.RejectDialog })),
@@ -48,8 +49,7 @@ function Thumbnail({ driverId, document }: { driverId: string; document: DriverD
         {m.driversNoImage()}
       </Text>
     );
-  if (image.isPending)
-    return <Loader role="progressbar" size="xs" aria-label={m.driversLoadingImage({ document: label })} />;
+  if (image.isPending) return <Spinner label={m.driversLoadingImage({ document: label })} size="xs" />;
   if (image.isError || !image.data)
     return (
       <Text size="sm" c="red">
@@ -217,7 +217,7 @@ export function DocumentsSection({
   const documents = useDocuments(driverId, of);
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
   const [dating, setDating] = useState<DocumentKey | null>(null);
-  if (documents.isPending) return <Loader role="progressbar" aria-label={m.driversLoadingDocuments()} />;
+  if (documents.isPending) return <Spinner label={m.driversLoadingDocuments()} />;
   if (documents.isError) return <Text c="red">{documents.error.message}</Text>;
   const shown = only ? documents.data.filter((document) => only.includes(document.key)) : documents.data;
   return (

@@ -1,17 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Badge,
-  Box,
-  Button,
-  Grid,
-  Group,
-  Loader,
-  Paper,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Anchor, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useDeferredValue, useEffect, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -35,6 +22,7 @@ import { carTypeLabel } from '@bmet/shared/labels';
 import { stateLabel } from '../../lib/format';
 import { PhoneLinks } from '../../components/phone-links';
 import { LIVE_WITHIN_MS } from '../../lib/freshness';
+import { Spinner } from '../../components/spinner';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts.
 const DevicesSection = lazy(() => import('./devices-section').then((m) => ({ default: m.DevicesSection })));
@@ -209,7 +197,7 @@ export function DriverDashboardScreen() {
       </Stack>
     );
   }
-  if (!d) return <Loader role="progressbar" aria-label={m.driversLoadingDriver()} />;
+  if (!d) return <Spinner label={m.driversLoadingDriver()} />;
   return (
     <Stack>
       {back}

@@ -1,4 +1,4 @@
-import { Anchor, Group, Loader, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -9,6 +9,7 @@ import { Tag } from '../../components/row-parts';
 import { apiRequest } from '../../lib/api-client';
 import { ErrorAlert } from '../../components/error-alert';
 import { DocumentsSection } from './documents-section';
+import { Spinner } from '../../components/spinner';
 
 const INSURANCE = ['vehicleInsurance'] as const;
 
@@ -22,7 +23,7 @@ export function VehicleSection({ driverId }: { driverId: string }) {
       }).then((r) => Object.values(r.data)[0] ?? null),
   });
   if (vehicle.isError) return <ErrorAlert error={vehicle.error} />;
-  if (vehicle.isPending) return <Loader role="progressbar" size="sm" aria-label={m.vehiclesLoading()} />;
+  if (vehicle.isPending) return <Spinner label={m.vehiclesLoading()} size="sm" />;
   const v = vehicle.data;
   if (!v) return <Text c="dimmed">{m.driverNoVehicle()}</Text>;
   return (

@@ -1,4 +1,4 @@
-import { Alert, Code, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Code, SimpleGrid, Stack, Text } from '@mantine/core';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ErrorAlert } from '../../components/error-alert';
 import { Page } from '../../components/page';
@@ -11,6 +11,7 @@ import {
   OutboxSection,
 } from './link-status';
 import { RereadSection } from './reread-control';
+import { Spinner } from '../../components/spinner';
 
 /** The setting that turns the link on: a name to type, the same in every language. */
 const SETTING = 'FIREBASE_DATABASE_URL';
@@ -47,7 +48,7 @@ export function FirebaseLinkScreen() {
         {m.firebaseLinkIntro()}
       </Text>
       {status.isPending ? (
-        <Loader role="progressbar" size="sm" aria-label={m.firebaseLinkLoading()} />
+        <Spinner label={m.firebaseLinkLoading()} size="sm" />
       ) : status.isError && status.data === undefined ? (
         <ErrorAlert error={status.error} />
       ) : status.data === null ? (

@@ -36,6 +36,7 @@ import {
 } from '../../lib/freshness';
 import { useFleetFeed, type FleetFeed } from './use-fleet-feed';
 import classes from './fleet.module.css';
+import { Spinner } from '../../components/spinner';
 
 // Leaflet, the canvas layer and the clustering index load with this screen's map, not before.
 const FleetMap = lazy(() => import('./fleet-map').then((module) => ({ default: module.FleetMap })));
@@ -268,9 +269,7 @@ export function FleetScreen() {
       {feed.loaded && summary.total === 0 && <Text c="dimmed">{m.fleetEmpty()}</Text>}
       <div className={classes.layout}>
         <div className={classes.map} data-fleet-loaded={feed.loaded || undefined}>
-          <Suspense
-            fallback={<Loader role="progressbar" className={classes.overlay} aria-label={m.fleetLoading()} />}
-          >
+          <Suspense fallback={<Spinner label={m.fleetLoading()} className={classes.overlay} />}>
             <FleetMap
               store={store}
               filter={filter}

@@ -1,15 +1,4 @@
-import {
-  Alert,
-  Anchor,
-  Button,
-  Group,
-  Loader,
-  NativeSelect,
-  SimpleGrid,
-  Stack,
-  Text,
-  Textarea,
-} from '@mantine/core';
+import { Alert, Anchor, Button, Group, NativeSelect, SimpleGrid, Stack, Text, Textarea } from '@mantine/core';
 import { IconArrowLeft, IconPrinter } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -46,6 +35,7 @@ import {
 } from './grievance-parts';
 import { GrievanceSteps } from './grievance-steps';
 import { GrievanceAttachments } from './grievance-attachments';
+import { Spinner } from '../../components/spinner';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -311,7 +301,7 @@ export function GrievancePage() {
     );
   }
   const g = grievance.data;
-  if (!g) return <Loader role="progressbar" aria-label={m.grievanceLoadingOne()} />;
+  if (!g) return <Spinner label={m.grievanceLoadingOne()} />;
   return (
     <Stack>
       {back}

@@ -1,9 +1,10 @@
-import { Center, Loader } from '@mantine/core';
+import { Center } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useParams } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
 import { RequireAccess } from '../../app/guards';
 import { GrievanceDesk } from './grievance-desk';
+import { Spinner } from '../../components/spinner';
 
 const GrievancePage = lazy(() => import('./grievance-page').then((m) => ({ default: m.GrievancePage })));
 const GrievanceSettings = lazy(() =>
@@ -31,7 +32,7 @@ export function GrievancesScreen() {
     <Suspense
       fallback={
         <Center py="xl">
-          <Loader role="progressbar" aria-label={m.grievanceLoadingOne()} />
+          <Spinner label={m.grievanceLoadingOne()} />
         </Center>
       }
     >

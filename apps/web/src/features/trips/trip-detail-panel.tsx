@@ -5,7 +5,6 @@ import {
   Button,
   CloseButton,
   Group,
-  Loader,
   Paper,
   Rating,
   Stack,
@@ -24,6 +23,7 @@ import { TripMessages } from './trip-messages';
 import { PhoneLinks } from '../../components/phone-links';
 import { FareBreakdown, TripTimelineList } from './trip-particulars';
 import { cancelReasonLabel } from '@bmet/shared/cancel-reasons';
+import { Spinner } from '../../components/spinner';
 
 // The map's code (Leaflet) loads with the first trip that has both points.
 const TripMap = lazy(() => import('./trip-map').then((module) => ({ default: module.TripMap })));
@@ -103,7 +103,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
   const trip = useTrip(tripId);
   return (
     <Paper withBorder p="md" shadow="sm" component="section" aria-label={m.tripsDetails()}>
-      {trip.isPending && <Loader role="progressbar" aria-label={m.tripsLoadingTrip()} />}
+      {trip.isPending && <Spinner label={m.tripsLoadingTrip()} />}
       {trip.isError && (
         <Group justify="space-between">
           <Text c="red">{trip.error.message}</Text>
@@ -203,7 +203,7 @@ export function TripDetailPanel({ tripId, onClose }: { tripId: string; onClose: 
           <FareBreakdown fare={trip.data.fare} price={trip.data.price} trip={trip.data} />
           {hasPoint(trip.data['pick-up']) && hasPoint(trip.data.destination) && (
             <section aria-label={m.tripsMapTitle()}>
-              <Suspense fallback={<Loader role="progressbar" size="sm" aria-label={m.tripsMapTitle()} />}>
+              <Suspense fallback={<Spinner label={m.tripsMapTitle()} size="sm" />}>
                 <TripMap pickUp={trip.data['pick-up']} destination={trip.data.destination} />
               </Suspense>
             </section>

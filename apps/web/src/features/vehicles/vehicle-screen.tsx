@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Loader, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Table, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
@@ -16,6 +16,7 @@ import { useSession } from '../../lib/session-context';
 import { useVehicle } from './api';
 import { vehicleAge } from './vehicle-parts';
 import { VehicleDocuments } from './vehicle-documents';
+import { Spinner } from '../../components/spinner';
 
 const VehicleDialog = lazy(() => import('./vehicle-dialog').then((m) => ({ default: m.VehicleDialog })));
 const AssignVehicleDialog = lazy(() =>
@@ -119,7 +120,7 @@ export function VehicleScreen() {
     );
   }
   const v = vehicle.data;
-  if (!v) return <Loader role="progressbar" aria-label={m.vehiclesLoading()} />;
+  if (!v) return <Spinner label={m.vehiclesLoading()} />;
   const number = formatRegistration(v.registrationNumber);
   return (
     <Stack>

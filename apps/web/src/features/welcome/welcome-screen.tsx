@@ -1,4 +1,4 @@
-import { Button, Group, Loader, Paper, Stack, Text, Title, Transition } from '@mantine/core';
+import { Button, Group, Paper, Stack, Text, Title, Transition } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { WELCOME_ANIMATION_MS } from '@bmet/shared/constants';
@@ -7,6 +7,7 @@ import { can } from '@bmet/shared/permissions';
 import { useCurrentUser } from '../../lib/current-user';
 import { useSession } from '../../lib/session-context';
 import { FirstTasks } from './first-tasks';
+import { Spinner } from '../../components/spinner';
 
 /** The greeting: the display name or else the email; shortcuts appear when the animation is done. */
 export function WelcomeScreen() {
@@ -20,7 +21,7 @@ export function WelcomeScreen() {
     return () => clearTimeout(timer);
   }, []);
 
-  if (isPending) return <Loader role="progressbar" aria-label={m.commonLoading()} />;
+  if (isPending) return <Spinner label={m.commonLoading()} />;
   const name = user?.displayName || user?.email || '';
   const role = session?.role;
 
