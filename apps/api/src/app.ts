@@ -54,6 +54,7 @@ import { languageFromHeader, languagePlugin } from './infra/language';
 import { metricsPlugin } from './infra/metrics';
 import { textGuardPlugin } from './plugins/text-guard';
 import { webPlugin } from './plugins/web';
+import { closeConnectionsWhenStopping } from './plugins/stopping-connections';
 
 export type AppOptions = {
   config: Pick<
@@ -143,6 +144,7 @@ export async function buildApp({
     },
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
+  closeConnectionsWhenStopping(app);
 
   // Many clients send Content-Type: application/json on a POST without a body; treat it as no body.
   app.removeContentTypeParser('application/json');

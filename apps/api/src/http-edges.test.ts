@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { m } from '@bmet/shared/paraglide/messages';
 import { buildApp, type App, type AppOptions } from './app';
 import { getTestDatabase } from '../test/test-database';
-import { TEST_CONFIG, testAppOptions } from '../test/test-app';
+import { authHeader, issueToken, TEST_CONFIG, testAppOptions } from '../test/test-app';
+import { createAccount } from './seed/factories';
 
 /**
  * What a client meets at the edge of the server, before or around any route: errors of the HTTP
@@ -182,5 +183,61 @@ describe('TRUST_PROXY as a hop count', () => {
       statuses.push(response.statusCode);
     }
     expect(statuses.filter((status) => status === 429)).toHaveLength(5);
+  });
+});
+
+describe('a server that stops', () => {
+  /** A connection to the server, and a promise of everything it received until it was closed. */
+  async function openConnection(url: string) {
+    const socket = connect(Number(new URL(url).port), '127.0.0.1');
+    let text = '';
+    socket.on('data', (chunk) => (text += chunk.toString()));
+    const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    return { socket, closed };
+  }
+
+  it('does not wait for a connection that has sent nothing, and closes it', async () => {
+    const { app, url } = await listen();
+    const silent = await openConnection(url);
+    await app.close();
+    expect(await silent.closed).toBe('');
+  });
+
+  it('answers a request in flight whole, with Connection: close, then closes its connection', async () => {
+    const { app, url } = await listen();
+    const received = new Promise((resolve) => app.server.once('request', resolve));
+    const client = await openConnection(url);
+    const body = JSON.stringify({
+      email: 'nobody@bookmyetaxi.test',
+      password: 'wrong-password',
+      role: 'admin',
+    });
+    client.socket.write(
+      'POST /api/auth/sign-in HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n' +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+    );
+    await received;
+    const stopped = app.close();
+    client.socket.write(body.slice(10));
+    const text = await client.closed;
+    expect(text).toMatch(/^HTTP\/1\.1 401 /);
+    expect(text).toMatch(/\r\nconnection: close\r\n/i);
+    expect(bodyOf(text)).toMatchObject({ code: 'UNAUTHORIZED' });
+    await stopped;
+  });
+
+  it('ends an open event stream and closes its connection', async () => {
+    const { app, url } = await listen();
+    const { db } = await getTestDatabase();
+    const { token } = await issueToken(db, await createAccount(db, { role: 'admin' }));
+    const stream = await fetch(`${url}/api/sos/stream`, { headers: authHeader(token) });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    expect(new TextDecoder().decode((await reader.read()).value)).toContain('event: open');
+    await app.close();
+    let done = false;
+    while (!done) done = (await reader.read()).done;
+    expect(done).toBe(true);
   });
 });
