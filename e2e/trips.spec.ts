@@ -253,6 +253,12 @@ for (const role of ROLES) {
       // The empty result says what was searched and what else to try.
       await expect(page.getByText('Searched for “no trip has this title”')).toBeVisible();
       await expect(page.getByText(/Try fewer words, the customer’s 10-digit phone number/)).toBeVisible();
+      // A phone number is searched as one.
+      await searchBox(page).fill('+91 90000 00001');
+      await expectTrips(page, [], false);
+      await expect(
+        page.getByText('Searched for “+91 90000 00001” as the customer’s phone number.'),
+      ).toBeVisible();
 
       await searchBox(page).fill('');
       await expectTrips(page, (await fetchTrips(request, session!, {}, 50)).trips, true);

@@ -137,15 +137,13 @@ export const everyWord = (text: SQL, words: unknown[]) =>
   and(...words.map((word) => sql`${text} like '%' || ${word} || '%'`))!;
 
 /**
- * The branches of a trip search but the name's (decision 031): every word in the pick-up and
- * destination (trips_places_search_idx); or the customer's phone in any form
- * (trips_phone_key_idx); or a vehicle its driver ever drove (vehicles_search_idx); or its id, or
- * the id's last 6 characters (trips_short_id_idx).
+ * The branches of a trip search but the name's and the phone's (decision 031): every word in the
+ * pick-up and destination (trips_places_search_idx); or a vehicle its driver ever drove
+ * (vehicles_search_idx); or its id, or the id's last 6 characters (trips_short_id_idx).
  */
 function otherSearchBranches(values: ListValues, words: unknown[]): SQL[] {
   const branches: (SQL | undefined)[] = [
     everyWord(tripPlaces, words),
-    'phone' in values ? sql`phone_key(${trips.phoneNumber}) = ${values.phone}` : undefined,
     'registration' in values
       ? sql`${trips.driverId} = any(array(select a.driver_id from vehicles v
           join vehicle_assignments a on a.vehicle_id = v.id
@@ -163,10 +161,16 @@ function otherSearchBranches(values: ListValues, words: unknown[]): SQL[] {
  * answers, so PostgreSQL can combine them, and each is selective or cheap to test row by row, so
  * it can also walk the newest trips. An admin's list reads a name or place search by its parts
  * instead (list-planner.ts, `searchedPage`).
+ *
+ * A phone number is searched as the customer's phone alone: a name or a pair of places holding ten
+ * digits is not one staff look for, and weighing those two branches cost PostgreSQL more to plan
+ * than the phone's index costs to read (decision 031).
  */
 function searchCondition(values: ListValues): SQL | undefined {
   const words = searchWords(values);
   if (words.length === 0) return undefined;
+  // The customer's phone, by its last ten digits (trips_phone_key_idx).
+  if ('phone' in values) return sql`phone_key(${trips.phoneNumber}) = ${values.phone}`;
   // The same expression as trips_title_search_idx, so that the trigram index can answer it.
   return or(everyWord(sql`lower(${trips.title})`, words), ...otherSearchBranches(values, words));
 }

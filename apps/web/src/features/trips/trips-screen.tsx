@@ -24,6 +24,7 @@ import { useListParams, type SortSpec } from '../../lib/use-list-params';
 import { LinkedFilterButtons, type LinkedFilters } from './linked-filters';
 import type { TripSort } from '@bmet/shared/schemas/sort';
 import type { TripListFilters } from '@bmet/shared/schemas/trip';
+import { normalisePhone } from '@bmet/shared/search-terms';
 import { useTripCount, useTripList } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -270,7 +271,9 @@ export function TripsScreen() {
               {q && (
                 // What was searched, and what else a caller can give.
                 <Text size="sm" c="dimmed">
-                  {m.tripsSearchedFor({ q })} {m.tripsSearchTry()}
+                  {normalisePhone(q)
+                    ? `${m.tripsSearchedForPhone({ q })} ${m.tripsSearchTryPhone()}`
+                    : `${m.tripsSearchedFor({ q })} ${m.tripsSearchTry()}`}
                 </Text>
               )}
             </Stack>
