@@ -19,14 +19,16 @@ export function closeConnectionsWhenStopping(app: FastifyInstance): void {
   let stopping = false;
 
   app.server.on('connection', (socket: Socket) => {
+    // One accepted after the hook below, before the server stopped listening.
+    if (stopping) return socket.destroy();
     answering.set(socket, new Set());
     socket.once('close', () => answering.delete(socket));
   });
   app.server.on('request', (request, response: ServerResponse) => {
     const responses = answering.get(request.socket);
     if (!responses) return;
+    // One that arrives after the stop began is answered 503 with Connection: close by Fastify.
     responses.add(response);
-    if (stopping && !response.headersSent) response.setHeader('Connection', 'close');
     response.once('close', () => {
       responses.delete(response);
       // Once its answer is handed to the system: nothing written is lost.
@@ -38,9 +40,9 @@ export function closeConnectionsWhenStopping(app: FastifyInstance): void {
     stopping = true;
     for (const [socket, responses] of answering) {
       if (responses.size === 0) socket.destroy();
-      for (const response of responses) {
-        if (!response.headersSent) response.setHeader('Connection', 'close');
-      }
+      // Only the last of pipelined answers: Node closes the connection after the one that says so.
+      const last = [...responses].at(-1);
+      if (last && !last.headersSent) last.setHeader('Connection', 'close');
     }
     done();
   });
