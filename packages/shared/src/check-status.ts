@@ -25,17 +25,32 @@ export type CheckRecord = {
   updatedAt?: Date | string | null;
 };
 
+/** Days already moved by addMonths: a list page asks for the same few hundred days again and again. */
+const movedDays = new Map<string, string>();
+const MOVED_DAYS_KEPT = 10_000;
+
 /** A day `months` after another (YYYY-MM-DD), the day of the month kept where it exists. */
 function addMonths(day: string, months: number): string {
+  const key = `${day}+${months}`;
+  const known = movedDays.get(key);
+  if (known !== undefined) return known;
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const moved = new Date(Date.UTC(year, month - 1 + months, date));
-  return moved.toISOString().slice(0, 10);
+  const moved = new Date(Date.UTC(year, month - 1 + months, date)).toISOString().slice(0, 10);
+  if (movedDays.size >= MOVED_DAYS_KEPT) movedDays.clear();
+  movedDays.set(key, moved);
+  return moved;
 }
+
+let lastQuarter = { day: '', start: '' };
 
 /** The first day of the calendar quarter of a day. */
 export function quarterStart(day: string): string {
+  // Every driver of a list asks for today's.
+  if (day === lastQuarter.day) return lastQuarter.start;
   const [year, month] = day.split('-').map(Number) as [number, number];
-  return `${year}-${String(Math.floor((month - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
+  const start = `${year}-${String(Math.floor((month - 1) / 3) * 3 + 1).padStart(2, '0')}-01`;
+  lastQuarter = { day, start };
+  return start;
 }
 
 function statusOf(
