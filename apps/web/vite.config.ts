@@ -168,6 +168,9 @@ export default defineConfig(({ command }) => ({
     // Read by scripts/check-budgets.mjs: which files each screen loads.
     manifest: true,
     chunkSizeWarningLimit: 700,
+    // Every style in one sheet the page links: no sheet arrives with a chunk after the first paint
+    // (decision 041).
+    cssCodeSplit: false,
     modulePreload: {
       // The page's own preload links (hostType html) list the first load itself, and stay whole.
       resolveDependencies: (_, deps, { hostType }) =>

@@ -14,7 +14,7 @@ const KB = 1024;
 export const BUDGETS = {
   signInJs: 120 * KB,
   screenJs: 160 * KB,
-  initialCss: 25 * KB,
+  initialCss: 30 * KB,
 };
 const SIGN_IN = 'src/features/auth/sign-in-screen.tsx';
 const SCREEN = /^src\/features\/.+-screen\.tsx$/;
@@ -41,7 +41,11 @@ function closure(key, js = new Set(), css = new Set()) {
 
 const sum = (files) => [...files].reduce((total, file) => total + gzipSize(file), 0);
 const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry);
-const shell = closure(entryKey);
+// The style sheets the page links: with the CSS in one sheet (decision 041) the manifest lists it
+// apart from every chunk, so it is read from the page itself.
+const html = readFileSync(join(dist, 'index.html'), 'utf8');
+const linked = [...html.matchAll(/<link rel="stylesheet"[^>]*href="\/([^"]+)"/g)].map((match) => match[1]);
+const shell = closure(entryKey, new Set(), new Set(linked));
 // The screens opened through the signed-in routes start from the entry and that chunk.
 const staffShell = closure(STAFF_ROUTES, new Set(shell.js), new Set(shell.css));
 const staffScreens = new Set(manifest[STAFF_ROUTES]?.dynamicImports ?? []);
