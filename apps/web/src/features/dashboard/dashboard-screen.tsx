@@ -1,4 +1,4 @@
-import { Group, Paper, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useIntersection } from '@mantine/hooks';
 import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
@@ -6,6 +6,7 @@ import { ACTIVE_DRIVER_MINUTES } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import { cancelReasonLabel } from '@bmet/shared/cancel-reasons';
+import { ChoiceGroup } from '../../components/choice-group';
 import { DateField } from '../../components/date-field';
 import { ErrorAlert } from '../../components/error-alert';
 import { Figure } from '../../components/figure';
@@ -48,12 +49,12 @@ function PeriodChooser({ preset, period }: { preset: Preset; period: Period }) {
   };
   return (
     <Stack gap="xs">
-      <SegmentedControl
-        aria-label={m.dashboardPeriod()}
+      <ChoiceGroup
+        label={m.dashboardPeriod()}
         value={preset}
-        onChange={(value) => choose(value as Preset)}
+        onChange={choose}
         data={PRESETS.map((value) => ({ value, label: PRESET_LABELS[value]() }))}
-        w={{ base: '100%', xs: 'auto' }}
+        fullWidthOnPhone
       />
       {preset === 'custom' && (
         <Group gap="sm" align="end">

@@ -1,4 +1,4 @@
-import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, NumberInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -8,6 +8,7 @@ import type {
   PutDriverCheckBody,
   driverCheckResponseSchema,
 } from '@bmet/shared/schemas/driver-check';
+import { ChoiceGroup } from '../../components/choice-group';
 import { DateField } from '../../components/date-field';
 import { ApiError, apiRequest } from '../../lib/api-client';
 import { showNotification } from '../../lib/notify';
@@ -86,10 +87,10 @@ export function CheckDialog({
             <Text size="sm" fw={500} id="check-result-label">
               {m.checkResultLabel()}
             </Text>
-            <SegmentedControl
-              aria-labelledby="check-result-label"
+            <ChoiceGroup
+              labelledBy="check-result-label"
               value={result}
-              onChange={(value) => setResult(value as 'passed' | 'failed')}
+              onChange={setResult}
               data={[
                 { value: 'passed', label: m.checkResultPassed() },
                 { value: 'failed', label: m.checkResultFailed() },

@@ -1,4 +1,4 @@
-import { Group, NativeSelect, SegmentedControl, Text } from '@mantine/core';
+import { Group, NativeSelect, Text } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
@@ -7,6 +7,7 @@ import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
 import type { Driver } from '@bmet/shared/schemas/driver';
 import { DEFAULT_ORDERS, DRIVER_SORTS } from '@bmet/shared/schemas/sort';
+import { ChoiceGroup } from '../../components/choice-group';
 import { ErrorAlert } from '../../components/error-alert';
 import { ExportButton } from '../../components/export-button';
 import { ListLoader } from '../../components/list-loader';
@@ -225,7 +226,8 @@ export function DriversScreen() {
           mr="auto"
         />
         {can(role, ['drivers', 'restore']) && (
-          <SegmentedControl
+          <ChoiceGroup
+            label={m.driversView()}
             value={deletedView ? 'deleted' : 'active'}
             onChange={(value) => update({ deleted: value === 'deleted' ? 'true' : undefined })}
             data={[
