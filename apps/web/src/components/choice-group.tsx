@@ -22,7 +22,7 @@ export function ChoiceGroup<T extends string>({
   data: readonly Choice<T>[];
   label?: string;
   labelledBy?: string;
-  /** Across the whole width on a phone (below Mantine's xs breakpoint), as wide as its text above. */
+  /** Across the whole width on a phone (below Mantine's xs breakpoint); above it, as wide as its text unless its parent stretches it. */
   fullWidthOnPhone?: boolean;
 }) {
   const name = useId();
