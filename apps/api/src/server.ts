@@ -10,6 +10,7 @@ import { DataDirBusyError } from './db/data-dir-lock';
 import { disableDemoAccounts, isDatabaseEmpty, seedDemoIfEmpty } from './seed/demo';
 import { findAdminEmails } from './modules/auth/repository';
 import { removeExpiredRows } from './modules/auth/expired-rows';
+import { keepDriverSearchInOrder } from './modules/drivers/search-order';
 import { createMailer } from './infra/mailer';
 import { scheduleExpiryReminders } from './modules/compliance/reminder-schedule';
 import { scheduleGrievanceAlerts } from './modules/grievances/alerts';
@@ -148,12 +149,19 @@ async function main() {
 
   // Ended sessions, closed sign-in windows and old reset links are deleted hourly, by one instance
   // at a time; the first run comes a minute after start.
+  // The driver search's table is put back in name order at night when enough of it has moved
+  // (decision 042), in the same round.
   const cleanUp = () =>
     removeExpiredRows(database.db)
       .then((removed) => {
         if (removed) app.log.info({ removed }, 'expired rows removed');
       })
-      .catch((error: unknown) => app.log.warn({ err: error }, 'could not remove expired rows'));
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not remove expired rows'))
+      .then(() => keepDriverSearchInOrder(database.db))
+      .then((order) => {
+        if (order?.ordered) app.log.info({ order }, 'driver search put in name order');
+      })
+      .catch((error: unknown) => app.log.warn({ err: error }, 'could not order the driver search'));
   const firstCleanUp = setTimeout(cleanUp, 60_000);
   const cleanUpTimer = setInterval(cleanUp, CLEAN_UP_EVERY_MS);
   firstCleanUp.unref();

@@ -27,3 +27,8 @@ export function istDayRange(column: AnyColumn, from: string | undefined, to: str
 export function indianToday(now = new Date()): string {
   return new Date(now.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 10);
 }
+
+/** The hour in India (0-23). */
+export function indianHour(now = new Date()): number {
+  return new Date(now.getTime() + 5.5 * 3_600_000).getUTCHours();
+}

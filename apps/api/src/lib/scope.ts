@@ -39,12 +39,17 @@ export function franchiseIdScope(caller: ScopeCaller, franchiseId: AnyColumn): S
 }
 
 /**
- * The drivers a caller may see, as a condition on `drivers`. Soft-deleted drivers exist only for
- * the deleted view and restore.
+ * The drivers a caller may see, as a condition on `drivers` (or on `table`, a table of theirs with
+ * the same columns, such as driver_search). Soft-deleted drivers exist only for the deleted view
+ * and restore.
  */
-export function driverScope(caller: ScopeCaller, options: { deleted?: boolean } = {}): SQL {
-  const lifecycle = options.deleted ? isNotNull(drivers.deletedAt) : isNull(drivers.deletedAt);
-  return and(lifecycle, franchiseIdScope(caller, drivers.franchiseId))!;
+export function driverScope(
+  caller: ScopeCaller,
+  options: { deleted?: boolean } = {},
+  table: { deletedAt: AnyColumn; franchiseId: AnyColumn } = drivers,
+): SQL {
+  const lifecycle = options.deleted ? isNotNull(table.deletedAt) : isNull(table.deletedAt);
+  return and(lifecycle, franchiseIdScope(caller, table.franchiseId))!;
 }
 
 /**

@@ -18,6 +18,7 @@ import { createAccount, createCustomer, createDriver } from './factories';
 import { getTestDatabase } from '../../test/test-database';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
 import { findTripRecordPage } from '../modules/trips/list-repository';
+import { findDrivers } from '../modules/drivers/list-repository';
 
 let database: Database;
 beforeAll(async () => {
@@ -202,6 +203,23 @@ describe('the figures kept from the rows', () => {
     expect(await found(`${name} loaded`)).toEqual([`${name} Loaded`]);
     await db.insert(trips).values({ title: `${name} Alone`, status: 'completed' });
     expect(await found(`alone ${name}`)).toEqual([`${name} Alone`]);
+  });
+
+  it('keep what the driver search reads, through a bulk load of drivers and after it', async () => {
+    const { db } = await getTestDatabase();
+    const admin = { id: randomUUID(), role: 'admin' as const };
+    const name = `Bulk ${randomUUID().slice(0, 8)}`;
+    const found = async (q: string) =>
+      (await findDrivers(db, admin, { q, limit: 50 })).drivers.map((driver) => driver.name);
+    await loadWithIndexesBuiltAfter(db, [drivers], (tx) =>
+      insertMany(tx, drivers, [{ name: `${name} Loaded` }, { name: `${name} Gone`, deletedAt: new Date() }]),
+    );
+    expect(await found(name)).toEqual([`${name} Loaded`]);
+    expect(await findDrivers(db, admin, { q: name, limit: 50, deleted: true })).toMatchObject({
+      drivers: [{ name: `${name} Gone` }],
+    });
+    await createDriver(db, { name: `${name} Alone` });
+    expect(await found(name)).toEqual([`${name} Alone`, `${name} Loaded`]);
   });
 
   it('keep the count of customers through a bulk load of customers', async () => {

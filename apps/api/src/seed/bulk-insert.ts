@@ -120,6 +120,14 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
   },
   {
     triggers: [
+      ['drivers', 'driver_search_insert'],
+      ['drivers', 'driver_search_update'],
+      ['drivers', 'driver_search_delete'],
+    ],
+    rebuild: 'driver_search_rebuild',
+  },
+  {
+    triggers: [
       ['trips', 'trip_titles_insert'],
       ['trips', 'trip_titles_update'],
     ],
@@ -145,7 +153,7 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * driver's count of documents awaiting review, migration 0010; each franchise's count of drivers,
  * migration 0015; the count of customers, migration 0016; each driver's sum and count of
  * ratings, migration 0017; each driver's mandatory documents, migration 0021; the vehicles of the drivers' car details,
- * migration 0030; the titles of the trips, migration 0040; what the compliance views hold, migration 0041) are switched off for the load and recomputed once after it (migrations
+ * migration 0030; what the driver search reads, migration 0043; the titles of the trips, migration 0040; what the compliance views hold, migration 0041) are switched off for the load and recomputed once after it (migrations
  * 0014 to 0017): one grouped pass instead of a grouped upsert per batch written.
  * `afterFigures` writes to the rows the figures made (the vehicles made from the drivers' car
  * details) before the indexes are built: 100,000 vehicles updated with their trigram index

@@ -9,7 +9,7 @@ import type { Db, DbExecutor } from '../../db/client';
 import { pageLimit } from '../../db/page-limit';
 import { queryShapes } from '../../db/query-shapes';
 import { rowReader } from '../../db/row-reader';
-import { drivers } from '../../db/schema';
+import { driverSearch, drivers } from '../../db/schema';
 import {
   cappedCountQuery,
   escapeLikePattern,
@@ -160,48 +160,58 @@ function driverListQueries(
   values: DriverListValues,
 ) {
   const scoped = { id: values.callerId!, role };
-  const conditions: SQL[] = [driverScope(scoped, { deleted: plan.deleted })];
-  if (plan.values.pattern !== undefined) {
-    // The kept search text, which drivers_search_idx indexes. It is lowered already, so LIKE on
+  const searched = plan.values.pattern !== undefined;
+  // A search finds its drivers in driver_search (decision 042): their ids, names and creation
+  // times, in name order, apart from the wide rows of drivers. The page's rows are then read from
+  // drivers by id.
+  const source = searched ? driverSearch : drivers;
+  const conditions: SQL[] = [driverScope(scoped, { deleted: plan.deleted }, source)];
+  if (searched) {
+    // The kept search text, which driver_search_text_idx indexes. It is lowered already, so LIKE on
     // the lowered pattern: ILIKE folds both sides again, a sixth more of the search's time.
     // A phone in any form (drivers_phone_key_idx), and a vehicle number in any spacing (the vehicle
     // they drive now, vehicles_search_idx), beside the text as typed.
     conditions.push(
       or(
-        sql`${drivers.searchText} like '%' || lower(${values.pattern}) || '%'`,
+        sql`${driverSearch.searchText} like '%' || lower(${values.pattern}) || '%'`,
         plan.values.phone !== undefined
-          ? sql`phone_key(${drivers.phoneNumber}) = ${values.phone}`
+          ? sql`${driverSearch.id} = any(array(select d.id from drivers d where phone_key(d.phone_number) = ${values.phone}))`
           : undefined,
         plan.values.registration !== undefined
-          ? sql`${drivers.id} = any(array(select v.driver_id from vehicles v
+          ? sql`${driverSearch.id} = any(array(select v.driver_id from vehicles v
               where v.driver_id is not null and v.search_text like '%' || lower(${values.registration}) || '%'))`
           : undefined,
       )!,
     );
   }
-  if (plan.compliance) conditions.push(complianceCondition(plan.compliance, values.today, values.figures));
-  if (plan.remedial) conditions.push(remedialDue(values.cutoffs, values.quarter));
+  // The filters read the driver's own row; for a search, the one of each match.
+  const onDriver = (condition: SQL) =>
+    searched
+      ? sql`exists (select 1 from ${drivers} where ${drivers.id} = ${driverSearch.id} and ${condition})`
+      : condition;
+  if (plan.compliance)
+    conditions.push(onDriver(complianceCondition(plan.compliance, values.today, values.figures)));
+  if (plan.remedial) conditions.push(onDriver(remedialDue(values.cutoffs, values.quarter)));
   const filter = and(...conditions);
   const { sort } = plan;
-  const parts = driverKey(drivers, sort.field);
+  const parts = driverKey(source, sort.field);
   const where = and(filter, plan.after ? afterKey(parts, sort.order, [values.k0, values.k1]) : undefined);
-  const searched = plan.values.pattern !== undefined;
   // A search's first page reads its matches once, for both the page and their count (`counted`).
   const counted = searched && !plan.after;
   const { page, fields } =
     // With a search, the trigram index finds the few matching rows first, whoever the caller.
     role === 'city_dealer' && !searched
       ? selectDealerPage(db, scoped, where, plan.size, sort)
-      : selectPlainPage(db, where, plan.size, sort, counted ? 'counted' : searched ? 'ids' : 'none');
+      : selectPlainPage(db, source, where, plan.size, sort, counted ? 'counted' : searched ? 'ids' : 'none');
   // Counted on the first page only (a search's by its page): the next pages' cursors carry it on.
   const total =
     plan.after?.t !== undefined || counted
       ? null
       : plan.kept
         ? driverScopeCount(db, scoped, { deleted: plan.deleted })
-        : cappedCountQuery(db, drivers, filter);
+        : cappedCountQuery(db, source, filter);
   // More matches than are counted: their first page is read as any other search's.
-  const beyondCount = counted ? selectPlainPage(db, where, plan.size, sort, 'ids') : null;
+  const beyondCount = counted ? selectPlainPage(db, source, where, plan.size, sort, 'ids') : null;
   return {
     page,
     withDocuments: withMandatoryDocuments(page),
@@ -283,13 +293,14 @@ function pageFields(scoped: ReturnType<typeof pageRows>) {
 }
 
 /**
- * A page of every driver matching `where`: found on drivers alone (by the sort's index, or by the
- * trigram index for a search), then given its franchises' names. Joined before the limit, an
+ * A page of every driver matching `where`: found on `source` alone (drivers by the sort's index, or
+ * driver_search by its trigram index for a search), then given its franchises' names. Joined before the limit, an
  * embedded database joined all 2,500 drivers of a common surname to the franchises before sorting
  * them: 100 ms of a 104 ms search.
  */
 function selectPlainPage(
   db: DbExecutor,
+  source: typeof drivers | typeof driverSearch,
   where: SQL | undefined,
   size: number,
   sort: { field: DriverSort; order: SortOrder },
@@ -299,8 +310,8 @@ function selectPlainPage(
     search === 'counted'
       ? db.$with('matching').as(
           db
-            .select({ id: drivers.id, name: drivers.name, createdAt: drivers.createdAt })
-            .from(drivers)
+            .select({ id: source.id, name: source.name, createdAt: source.createdAt })
+            .from(source)
             .where(where)
             .limit(LIST_TOTAL_CAP + 1),
         )
@@ -314,10 +325,10 @@ function selectPlainPage(
         .getSQL()
     : search === 'ids'
       ? db
-          .select({ id: drivers.id })
-          .from(drivers)
+          .select({ id: source.id })
+          .from(source)
           .where(where)
-          .orderBy(...orderByKey(driverKey(drivers, sort.field), sort.order))
+          .orderBy(...orderByKey(driverKey(source, sort.field), sort.order))
           .limit(pageLimit(size))
           .getSQL()
       : undefined;
