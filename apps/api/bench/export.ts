@@ -129,7 +129,11 @@ async function exportAll(
       peakRssMB: Math.round(peak),
       aboveIdleMB: Math.round(peak - idle),
     });
-    console.log(`  ${target.name}${label}: ${got.rows} rows in ${seconds.toFixed(1)} s`);
+    // Said as each ends: a long run stopped early still tells what it measured.
+    console.log(
+      `  ${target.name}${label}: ${got.rows} rows in ${seconds.toFixed(1)} s, ` +
+        `peak ${Math.round(peak)} MB, ${Math.round(peak - idle)} MB above idle`,
+    );
   }
   if (server.errors() > 0) console.log(`  server errors logged: ${server.errors()}`);
   return results;
