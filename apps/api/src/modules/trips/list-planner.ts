@@ -286,10 +286,12 @@ function searchedPage(db: DbExecutor, values: ListValues, words: unknown[], size
       .orderBy(...NEWEST_FIRST)
       .limit(pageLimit(size));
   const many = sql.raw(String(MANY_TITLES));
-  const matched = db
-    .select({ title: tripTitles.title })
-    .from(tripTitles)
-    .where(everyWord(sql`${tripTitles.search}`, words))
+  const titles = () =>
+    db
+      .select({ title: tripTitles.title })
+      .from(tripTitles)
+      .where(everyWord(sql`${tripTitles.search}`, words));
+  const matched = titles()
     // Written into the statement, as pageLimit writes a page's (Drizzle writes an SQL limit as it is).
     .limit(sql.raw(String(MANY_TITLES + 1)) as unknown as number);
   const parts = [
@@ -299,8 +301,12 @@ function searchedPage(db: DbExecutor, values: ListValues, words: unknown[], size
     // The walk is joined to the count, not filtered by it: as a condition of its own, PostgreSQL
     // started parallel workers for it even when the count kept it from running (50 ms at ten
     // million trips, where its estimate crosses the parallel threshold).
+    // The walk tests each trip's title against the matched titles (a hashed set; `is true` keeps
+    // PostgreSQL from making it a join), not against the words: planning `lower(title) like` reads
+    // the title's statistics (1,000 values, migration 0005), 0.2-0.4 ms of every name search's
+    // planning, the walk run or not.
     sql`select w.id, w.created_at from (select count(*) as titles from matched) c
-      cross join lateral ${newest(everyWord(sql`lower(${trips.title})`, words))} w
+      cross join lateral ${newest(sql`(${trips.title} in (${titles()})) is true`)} w
       where c.titles > ${many}`,
     sql`${newest(everyWord(tripPlaces, words))}`,
   ];
