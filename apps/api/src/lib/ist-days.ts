@@ -23,12 +23,15 @@ export function istDayRange(column: AnyColumn, from: string | undefined, to: str
   return conditions;
 }
 
+/** India's clock read as UTC: India Standard Time is UTC+05:30 all year. */
+const inIndia = (now: Date) => new Date(now.getTime() + 5.5 * 3_600_000);
+
 /** Today's date in India (YYYY-MM-DD). */
 export function indianToday(now = new Date()): string {
-  return new Date(now.getTime() + 5.5 * 3_600_000).toISOString().slice(0, 10);
+  return inIndia(now).toISOString().slice(0, 10);
 }
 
 /** The hour in India (0-23). */
 export function indianHour(now = new Date()): number {
-  return new Date(now.getTime() + 5.5 * 3_600_000).getUTCHours();
+  return inIndia(now).getUTCHours();
 }

@@ -293,10 +293,10 @@ function pageFields(scoped: ReturnType<typeof pageRows>) {
 }
 
 /**
- * A page of every driver matching `where`: found on `source` alone (drivers by the sort's index, or
- * driver_search by its trigram index for a search), then given its franchises' names. Joined before the limit, an
- * embedded database joined all 2,500 drivers of a common surname to the franchises before sorting
- * them: 100 ms of a 104 ms search.
+ * A page of every driver matching `where`: found on `source` alone (drivers by the sort's index,
+ * or driver_search by its trigram index for a search), then given its franchises' names. Joined
+ * before the limit, an embedded database joined all 2,500 drivers of a common surname to the
+ * franchises before sorting them: 100 ms of a 104 ms search.
  */
 function selectPlainPage(
   db: DbExecutor,
