@@ -12,6 +12,15 @@ import { openDatabase, type Database } from '../src/db/client';
 // Written on each worker database, so that a later run can tell its own leftovers from live ones.
 const MARKER = 'bmet-test-worker';
 
+/**
+ * Whether these tests run against PostgreSQL (TEST_DATABASE_URL): CI runs the API tests twice,
+ * on the embedded database and then on PostgreSQL. A test of the embedded database alone (its
+ * thread, its data folder, a server or a command started on one) runs the same way in both
+ * passes: it skips the PostgreSQL pass (`describe.skipIf(againstPostgres)`), having run in the
+ * embedded one, which every run of the tests has.
+ */
+export const againstPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
 let workerDatabase: Promise<Database> | null = null;
 
 /** The database of this test worker, created and migrated on first use. */

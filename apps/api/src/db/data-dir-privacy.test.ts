@@ -14,6 +14,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { countEntries, findEntriesOpenToOthers } from '../../test/open-entries';
 import { openDatabase } from './client';
 import { restrictToOwner } from './data-dir-privacy';
+import { againstPostgres } from '../../test/test-database';
 
 const folder = mkdtempSync(join(tmpdir(), 'bmet-privacy-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -27,7 +28,8 @@ function openToEveryone(path: string): void {
   if (stat.isDirectory()) for (const name of readdirSync(path)) openToEveryone(join(path, name));
 }
 
-describe('a private data folder', () => {
+// The embedded database alone, whichever pass: see `againstPostgres`.
+describe.skipIf(againstPostgres)('a private data folder', () => {
   it('is created private, the embedded database files included, without a warning', async () => {
     const warn = vi.spyOn(console, 'warn');
     // A folder that does not exist yet, under one that does, as DATA_DIR on a first start.

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from './client';
 import { PgliteThread } from './pglite-thread';
 import { rowsOf } from './rows';
+import { againstPostgres } from '../../test/test-database';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const folder = mkdtempSync(join(tmpdir(), 'bmet-thread-'));
@@ -26,7 +27,8 @@ afterAll(async () => {
 const count = async () =>
   (await thread.query<{ n: number }>('select count(*)::int as n from things')).rows[0]!.n;
 
-describe('the embedded database in a thread of its own', () => {
+// The embedded database alone, whichever pass: see `againstPostgres`.
+describe.skipIf(againstPostgres)('the embedded database in a thread of its own', () => {
   it("answers rows as PGlite does, and errors with PostgreSQL's fields for the server to word them", async () => {
     await thread.query('insert into things values ($1, $2)', [1, 'one']);
     const { rows } = await thread.query<{ id: number; name: string; at: Date }>(
@@ -262,7 +264,7 @@ describe('the embedded database in a thread of its own', () => {
   });
 });
 
-describe('the embedded database through Drizzle, in its thread', () => {
+describe.skipIf(againstPostgres)('the embedded database through Drizzle, in its thread', () => {
   let database: Database;
   beforeAll(async () => {
     database = await openDatabase({ dataDir: folder });
@@ -308,7 +310,7 @@ describe('the embedded database through Drizzle, in its thread', () => {
   }, 90_000);
 });
 
-describe('a database thread that ends unasked', () => {
+describe.skipIf(againstPostgres)('a database thread that ends unasked', () => {
   it('ends when PGlite traps, answering the call with its error, and tells the server', async () => {
     const broken = await PgliteThread.open(undefined, { faults: true });
     const heard: string[] = [];
@@ -345,7 +347,7 @@ describe('a database thread that ends unasked', () => {
   }, 60_000);
 });
 
-describe('a process with the embedded database open', () => {
+describe.skipIf(againstPostgres)('a process with the embedded database open', () => {
   it('ends when its work is done, as it did with PGlite in its own thread', () => {
     const script = `
       import { PgliteThread } from ${JSON.stringify(join(here, 'pglite-thread.ts'))};
