@@ -15,7 +15,7 @@ import {
   trips,
 } from '../db/schema';
 import { createAccount, createCustomer, createDriver } from './factories';
-import { getTestDatabase } from '../../test/test-database';
+import { againstPostgres, getTestDatabase } from '../../test/test-database';
 import { insertMany, loadWithIndexesBuiltAfter } from './bulk-insert';
 import { findTripRecordPage } from '../modules/trips/list-repository';
 import { findDrivers } from '../modules/drivers/list-repository';
@@ -41,6 +41,18 @@ describe('a bulk load with the indexes built after it', () => {
     // Without its finer statistics a common surname in a trip search is estimated at a few rows
     // and the list sorts every match instead of walking the newest trips.
     expect(await titleIndex()).toEqual([{ name: 'trips_title_search_idx', target: 1000 }]);
+  });
+});
+
+describe('a bulk load given memory to build its indexes in', () => {
+  it('has it for its own transaction on PostgreSQL, and the embedded database keeps its default', async () => {
+    const { db } = await getTestDatabase();
+    const memory = async (tx: Database['db']) =>
+      rowsOf(await tx.execute(sql`select current_setting('maintenance_work_mem') as memory`))[0]?.memory;
+    const before = await memory(db);
+    const during = await loadWithIndexesBuiltAfter(db, [customers], memory, { indexMemory: '512MB' });
+    expect(during).toBe(againstPostgres ? '512MB' : before);
+    expect(await memory(db)).toBe(before);
   });
 });
 

@@ -13,45 +13,56 @@ import {
 // One statement carries this many rows as a single JSON parameter.
 const ROWS_PER_STATEMENT = 5000;
 
-function toJsonValue(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
+/** Rows made ready for `insertPrepared`: a table's columns and the JSON of each statement's rows. */
+export type PreparedRows = { table: string; columns: string[]; statements: string[] };
+
+/**
+ * The rows as `insertPrepared` sends them, made apart from the sending so that a load can make the
+ * next batch's while the database stores the last one. Only the columns the rows carry are
+ * written; the others take their defaults. A date goes as its ISO text (its `toJSON`).
+ */
+export function prepareRows<T extends PgTable>(table: T, rows: InferInsertModel<T>[]): PreparedRows {
+  const columns = Object.entries(getTableColumns(table))
+    .filter(([key]) => rows.some((row) => (row as Record<string, unknown>)[key] !== undefined))
+    .map(([key, column]) => [key, column.name] as const);
+  const statements: string[] = [];
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    const chunk = rows.slice(start, start + ROWS_PER_STATEMENT).map((row) => {
+      const named: Record<string, unknown> = {};
+      for (const [key, name] of columns) named[name] = (row as Record<string, unknown>)[key] ?? null;
+      return named;
+    });
+    statements.push(JSON.stringify(chunk));
+  }
+  return { table: getTableName(table), columns: columns.map(([, name]) => name), statements };
 }
 
 /**
- * Inserts many rows fast: each statement sends its rows as one JSON parameter that PostgreSQL
+ * Inserts prepared rows fast: each statement sends its rows as one JSON parameter that PostgreSQL
  * unpacks with json_populate_recordset, instead of one bound parameter per value (which caps a
- * statement at a few thousand rows and costs most of the time in building and binding). Only the
- * columns the rows carry are written; the others take their defaults.
+ * statement at a few thousand rows and costs most of the time in building and binding).
  */
+export async function insertPrepared(db: Db, prepared: PreparedRows): Promise<void> {
+  const names = sql.join(
+    prepared.columns.map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  const tableName = sql.identifier(prepared.table);
+  for (const rows of prepared.statements) {
+    await db.execute(
+      sql`insert into ${tableName} (${names}) select ${names} from json_populate_recordset(null::${tableName}, ${rows}::json)`,
+    );
+  }
+}
+
+/** Inserts many rows fast (`prepareRows`, then `insertPrepared`). */
 export async function insertMany<T extends PgTable>(
   db: Db,
   table: T,
   rows: InferInsertModel<T>[],
 ): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.entries(getTableColumns(table)).filter(([key]) =>
-    rows.some((row) => (row as Record<string, unknown>)[key] !== undefined),
-  );
-  const names = sql.join(
-    columns.map(([, column]) => sql.identifier(column.name)),
-    sql`, `,
-  );
-  const tableName = sql.identifier(getTableName(table));
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-    const chunk = rows
-      .slice(start, start + ROWS_PER_STATEMENT)
-      .map((row) =>
-        Object.fromEntries(
-          columns.map(([key, column]) => [
-            column.name,
-            toJsonValue((row as Record<string, unknown>)[key] ?? null),
-          ]),
-        ),
-      );
-    await db.execute(
-      sql`insert into ${tableName} (${names}) select ${names} from json_populate_recordset(null::${tableName}, ${JSON.stringify(chunk)}::json)`,
-    );
-  }
+  await insertPrepared(db, prepareRows(table, rows));
 }
 
 /** The triggers that keep figures derived from a table's rows, and the function that recomputes them. */
@@ -158,12 +169,20 @@ const FIGURES: { triggers: [table: string, trigger: string][]; rebuild: string }
  * `afterFigures` writes to the rows the figures made (the vehicles made from the drivers' car
  * details) before the indexes are built: 100,000 vehicles updated with their trigram index
  * in place took 7.7 s.
+ * `indexMemory` (such as '512MB') is what each index build after the load may sort in on
+ * PostgreSQL (`maintenance_work_mem`, 64 MB by default), for a load whose indexes would sort on
+ * disk otherwise; the embedded database, whose memory is a 32-bit heap of its own, keeps its
+ * default. The import leaves it alone: it may run beside a live console on a small server.
  */
 export async function loadWithIndexesBuiltAfter<T>(
   db: Db,
   tables: PgTable[],
   load: (tx: Db) => Promise<T>,
-  options: { foreignKeys?: boolean; afterFigures?: (tx: Db) => Promise<void> } = {},
+  options: {
+    foreignKeys?: boolean;
+    indexMemory?: `${number}MB` | `${number}GB`;
+    afterFigures?: (tx: Db) => Promise<void>;
+  } = {},
 ): Promise<T> {
   const names = tables.map((table) => getTableName(table));
   const figures = FIGURES.filter((figure) => figure.triggers.some(([table]) => names.includes(table)));
@@ -174,6 +193,11 @@ export async function loadWithIndexesBuiltAfter<T>(
     const tx = transaction as unknown as Db;
     for (const [table, trigger] of figureTriggers)
       await tx.execute(sql`alter table ${sql.identifier(table)} disable trigger ${sql.identifier(trigger)}`);
+    if (options.indexMemory) {
+      await tx.execute(
+        sql`select set_config('maintenance_work_mem', ${options.indexMemory}, true) where version() not like '%emscripten%'`,
+      );
+    }
     const foreignKeys = options.foreignKeys ? await foreignKeysOf(tx, names) : [];
     for (const key of foreignKeys) await dropForeignKey(tx, key);
     const indexes = await secondaryIndexesOf(tx, names);
