@@ -55,6 +55,24 @@ export async function insertPrepared(db: Db, prepared: PreparedRows): Promise<vo
   }
 }
 
+/**
+ * Stores prepared batches one after another while the caller makes the next: `store` waits for
+ * the batch before (not for its own) and starts its own; `stored` waits for the last.
+ */
+export function storingInTurn(db: Db) {
+  let last: Promise<void> = Promise.resolve();
+  return {
+    async store(batch: PreparedRows[], onStored?: () => void): Promise<void> {
+      await last;
+      last = (async () => {
+        for (const rows of batch) await insertPrepared(db, rows);
+        onStored?.();
+      })();
+    },
+    stored: () => last,
+  };
+}
+
 /** Inserts many rows fast (`prepareRows`, then `insertPrepared`). */
 export async function insertMany<T extends PgTable>(
   db: Db,

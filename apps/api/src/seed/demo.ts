@@ -32,7 +32,7 @@ import {
   insertRates,
   planDocuments,
 } from './factories';
-import { insertPrepared, loadWithIndexesBuiltAfter, prepareRows } from './bulk-insert';
+import { loadWithIndexesBuiltAfter, prepareRows, storingInTurn } from './bulk-insert';
 import { seedDemoWallets } from './wallet';
 import { CITIES, FRANCHISE_AREAS } from './india';
 import { Random } from './random';
@@ -259,7 +259,7 @@ export async function seedDemo(
       const driverRows: ReturnType<typeof buildDriver>[] = [];
       const driverBar = progressBar(options.progress, 'drivers', scale.drivers);
       // The next batch is built while the database stores the last one.
-      let storingDrivers: Promise<void> | null = null;
+      const storingDrivers = storingInTurn(db);
       for (let i = 0; i < scale.drivers; i += BATCH) {
         const batch = Array.from({ length: Math.min(BATCH, scale.drivers - i) }, (_, j) => {
           const n = i + j;
@@ -282,18 +282,16 @@ export async function seedDemo(
           buildRatings(rng, rng.int(0, 8)).map((rating) => ({ ...rating, driverId: driver.id })),
         );
         driverRows.push(...batch);
-        const prepared = [
-          prepareRows(drivers, batch),
-          prepareRows(driverDocuments, documents),
-          prepareRows(driverRatings, ratings),
-        ];
-        await storingDrivers;
-        storingDrivers = (async () => {
-          for (const rows of prepared) await insertPrepared(db, rows);
-          driverBar.increment(batch.length);
-        })();
+        await storingDrivers.store(
+          [
+            prepareRows(drivers, batch),
+            prepareRows(driverDocuments, documents),
+            prepareRows(driverRatings, ratings),
+          ],
+          () => driverBar.increment(batch.length),
+        );
       }
-      await storingDrivers;
+      await storingDrivers.stored();
       driverBar.stop();
       await seedDemoWallets(
         db,
@@ -308,7 +306,7 @@ export async function seedDemo(
       // (a million whole rows held to the end made the garbage collector's work grow with them).
       const customerRows: { id: string; name: string; phoneNumber: string | null }[] = [];
       const customerBar = progressBar(options.progress, 'customers', scale.customers);
-      let storingCustomers: Promise<void> | null = null;
+      const storingCustomers = storingInTurn(db);
       for (let i = 0; i < scale.customers; i += BATCH) {
         const batch = Array.from({ length: Math.min(BATCH, scale.customers - i) }, () => buildCustomer(rng));
         const ratings = batch.flatMap((customer) =>
@@ -316,14 +314,12 @@ export async function seedDemo(
         );
         for (const { id, name, phoneNumber } of batch)
           customerRows.push({ id, name, phoneNumber: phoneNumber ?? null });
-        const prepared = [prepareRows(customers, batch), prepareRows(customerRatings, ratings)];
-        await storingCustomers;
-        storingCustomers = (async () => {
-          for (const rows of prepared) await insertPrepared(db, rows);
-          customerBar.increment(batch.length);
-        })();
+        await storingCustomers.store(
+          [prepareRows(customers, batch), prepareRows(customerRatings, ratings)],
+          () => customerBar.increment(batch.length),
+        );
       }
-      await storingCustomers;
+      await storingCustomers.stored();
       customerBar.stop();
 
       // Trips over the last six months, more of them recent, in every status. They are stored
@@ -335,7 +331,7 @@ export async function seedDemo(
       const now = Date.now();
       const TRIP_BATCH = 10_000;
       // The next batch is built while the database stores the last one.
-      let storing: Promise<void> | null = null;
+      const storingTrips = storingInTurn(db);
       for (let i = 0; i < scale.trips; i += TRIP_BATCH) {
         const batch = Array.from({ length: Math.min(TRIP_BATCH, scale.trips - i) }, (_, j) => {
           const driver = rng.chance(0.9) && assigned.length ? rng.pick(assigned) : null;
@@ -350,11 +346,9 @@ export async function seedDemo(
             rates: (carType) => rates.get(`${state}/${carType}`),
           });
         });
-        const prepared = prepareRows(trips, batch);
-        await storing;
-        storing = insertPrepared(db, prepared).then(() => tripBar.increment(batch.length));
+        await storingTrips.store([prepareRows(trips, batch)], () => tripBar.increment(batch.length));
       }
-      await storing;
+      await storingTrips.stored();
       tripBar.stop();
     },
     // The drivers' vehicles are made from their car details once the load is in; what staff add
