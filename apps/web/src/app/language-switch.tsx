@@ -23,7 +23,9 @@ export function LanguageSwitch({ onChange }: { onChange?: (language: Language) =
           lang={option}
           className={classes.option}
           aria-pressed={option === language}
-          aria-label={LANGUAGE_NAMES[option]}
+          // The name holds both texts a width may show ("English, EN"): whoever speaks to the
+          // screen says what they see (WCAG 2.5.3, label in name).
+          aria-label={`${LANGUAGE_NAMES[option]}, ${LANGUAGE_SHORT_NAMES[option]}`}
           onClick={() => choose(option)}
         >
           <span className={classes.full}>{LANGUAGE_NAMES[option]}</span>
