@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, test, type Role } from './fixtures';
+import { inHindi, textsIn, untranslated } from './texts';
 import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
 /**
@@ -10,8 +11,10 @@ import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
  * screen is judged on its own).
  *
  * The same walk holds what every screen owes whoever opens it: each route a role may see opens
- * with its title and without the refusal, and on a phone nothing scrolls sideways. (Loading every
- * screen once more for these alone cost the suite minutes.)
+ * with its title and without the refusal, and on a phone nothing scrolls sideways. At a phone's
+ * width the console is walked in Hindi, its longer texts the harder test of the width, and each
+ * screen must show no text of the English catalogue (texts shown on a phone alone, the menu's,
+ * included). (Loading every screen once more for these alone cost the suite minutes.)
  */
 
 /** A screen to judge: where it opens, the title it shows, and what is opened on it. */
@@ -19,8 +22,11 @@ type Screen = {
   label: string;
   path: string;
   title: string | RegExp;
-  open?: (page: Page) => Promise<void>;
+  /** Opens a part of the screen, its texts in the walk's language. */
+  open?: (page: Page, t: Texts) => Promise<void>;
 };
+type Texts = ReturnType<typeof textsIn>;
+type Language = 'en' | 'hi';
 
 const routeScreens = (role: Role): Screen[] =>
   STAFF_ROUTES.filter((route) => route.roles.includes(role)).map((route) => ({
@@ -29,38 +35,46 @@ const routeScreens = (role: Role): Screen[] =>
     title: route.title,
   }));
 
-const ADMIN_SCREENS: Screen[] = [
-  ...routeScreens('admin'),
+/** A driver's dashboard and a trip, opened from their lists, in every role's walk. */
+const OPENED_SCREENS: Screen[] = [
   {
     label: 'driver dashboard',
     path: '/drivers',
     title: 'Driver List',
-    open: async (page) => {
-      await page.getByRole('button', { name: 'More' }).first().click();
-      await expect(page.getByRole('heading', { name: 'Document details' })).toBeVisible();
+    open: async (page, t) => {
+      await page
+        .getByRole('button', { name: t('More') })
+        .first()
+        .click();
+      await expect(page.getByRole('heading', { name: t('Document details') })).toBeVisible();
       // Its live position stream never lets the network go idle: wait for the sections.
-      await expect(page.getByRole('table', { name: 'Booking history' })).toBeVisible();
-      await expect(page.getByRole('table', { name: 'Documents' })).toBeVisible();
+      await expect(page.getByRole('table', { name: t('Booking history') })).toBeVisible();
+      await expect(page.getByRole('table', { name: t('Documents'), exact: true })).toBeVisible();
     },
   },
   {
     label: '/trips with a trip open',
     path: '/trips',
     title: 'List of Trips',
-    open: async (page) => {
-      await page.getByRole('button', { name: 'View Details' }).first().click();
-      await expect(page.getByRole('region', { name: 'Trip details' })).toBeVisible();
+    open: async (page, t) => {
+      await page
+        .getByRole('button', { name: t('View Details') })
+        .first()
+        .click();
+      await expect(page.getByRole('region', { name: t('Trip details') })).toBeVisible();
     },
   },
+];
+
+const ADMIN_SCREENS: Screen[] = [
+  ...routeScreens('admin'),
+  ...OPENED_SCREENS,
   {
     label: '/cityDealer with a dealer open',
     path: '/cityDealer',
     title: 'City Dealers',
     open: async (page) => {
-      await page
-        .getByRole('row', { name: /^Open / })
-        .first()
-        .click();
+      await page.locator('main tbody tr').first().click();
       await expect(page.getByRole('dialog')).toBeVisible();
     },
   },
@@ -68,9 +82,9 @@ const ADMIN_SCREENS: Screen[] = [
     label: '/welcome with Help open',
     path: '/welcome',
     title: /^Welcome .+ to Book-My-ETaxi$/,
-    open: async (page) => {
-      await page.getByRole('button', { name: 'Help' }).click();
-      await expect(page.getByRole('dialog', { name: 'Help' })).toBeVisible();
+    open: async (page, t) => {
+      await page.getByRole('button', { name: t('Help') }).click();
+      await expect(page.getByRole('dialog', { name: t('Help') })).toBeVisible();
     },
   },
 ];
@@ -86,8 +100,8 @@ const ADMIN_PARTS = 4;
  * What a screen owes whoever opens it, beside axe: no refusal, and on a phone's width nothing wider
  * than the screen (a table or a long text that scrolls the whole page sideways).
  */
-async function opensWhole(page: Page, label: string) {
-  await expect(page.getByText('You do not have access to this page.'), label).toHaveCount(0);
+async function opensWhole(page: Page, label: string, t: Texts) {
+  await expect(page.getByText(t('You do not have access to this page.')), label).toHaveCount(0);
   const width = page.viewportSize()!.width;
   if (width > 500) return;
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -126,38 +140,49 @@ async function violationsInBothSchemes(page: Page, label: string) {
   return found;
 }
 
+type Found =
+  Awaited<ReturnType<typeof violationsInBothSchemes>>[number] | { screen: string; english: string[] };
+
 /**
  * Opens each screen in turn in the one page (one sign-in, the browser's cache kept, as someone
- * moving through the console has it), checks it opened whole, and answers the violations of all.
+ * moving through the console has it), checks it opened whole, and answers the violations of all,
+ * and in Hindi the English texts each showed.
  */
-async function walkScreens(page: Page, screens: Screen[]) {
-  const found: Awaited<ReturnType<typeof violationsInBothSchemes>> = [];
+async function walkScreens(page: Page, screens: Screen[], language: Language) {
+  const t = textsIn(language);
+  const found: Found[] = [];
   for (const screen of screens) {
     await test.step(screen.label, async () => {
       await page.emulateMedia({ colorScheme: 'light' });
       await page.goto(screen.path);
-      await expect(screenTitle(page, screen.title)).toBeVisible();
+      await expect(screenTitle(page, t(screen.title))).toBeVisible();
       await screenLoaded(page, screen.path);
-      await screen.open?.(page);
-      await opensWhole(page, screen.label);
+      await screen.open?.(page, t);
+      await opensWhole(page, screen.label, t);
+      if (language === 'hi') {
+        const english = await untranslated(page);
+        if (english.length) found.push({ screen: screen.label, english });
+      }
       found.push(...(await violationsInBothSchemes(page, screen.label)));
     });
   }
   return found;
 }
 
-for (const [width, tag] of [
-  ['desktop', {}],
-  ['phone', { tag: '@phone' }],
+for (const [width, tag, language] of [
+  ['desktop', {}, 'en'],
+  ['phone', { tag: '@phone' }, 'hi'],
 ] as const) {
   test.describe(`accessibility, ${width}`, tag, () => {
+    const t = textsIn(language);
     test.beforeEach(async ({ page }) => {
       await page.emulateMedia({ colorScheme: 'light' });
+      if (language === 'hi') await inHindi(page);
     });
 
     test('the sign-in screen', async ({ page }) => {
       await page.goto('/admin');
-      await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeVisible();
+      await expect(page.getByRole('button', { name: t('Sign In'), exact: true })).toBeVisible();
       expect(await violationsInBothSchemes(page, 'sign-in')).toEqual([]);
     });
 
@@ -169,7 +194,7 @@ for (const [width, tag] of [
           // A dozen screens or so, each judged twice by axe: 66 s on a machine of this kind one
           // day, 96 s another day with the same code, for one scheme.
           test.setTimeout(240_000);
-          expect(await walkScreens(page, routeScreens(role))).toEqual([]);
+          expect(await walkScreens(page, [...routeScreens(role), ...OPENED_SCREENS], language)).toEqual([]);
         });
       });
     }
@@ -187,8 +212,11 @@ for (const [width, tag] of [
           await route.continue();
         });
         await page.goto('/drivers');
-        await page.getByRole('button', { name: 'More' }).first().click();
-        await expect(page.getByLabel('Loading documents', { exact: true }).first()).toBeVisible();
+        await page
+          .getByRole('button', { name: t('More') })
+          .first()
+          .click();
+        await expect(page.getByLabel(t('Loading documents'), { exact: true }).first()).toBeVisible();
         const found = await violationsInBothSchemes(page, 'driver dashboard, loading');
         release();
         expect(found).toEqual([]);
@@ -199,7 +227,7 @@ for (const [width, tag] of [
         const screens = ADMIN_SCREENS.slice(part * size, (part + 1) * size);
         test(`the admin's screens, ${screens[0]!.label} to ${screens.at(-1)!.label}`, async ({ page }) => {
           test.setTimeout(240_000);
-          expect(await walkScreens(page, screens)).toEqual([]);
+          expect(await walkScreens(page, screens, language)).toEqual([]);
         });
       }
     });

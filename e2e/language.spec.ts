@@ -1,45 +1,9 @@
 import type { Page } from '@playwright/test';
-import { ACCOUNTS, DEMO_PASSWORD, expect, fetchDrivers, networkQuiet, test, type Role } from './fixtures';
-import { screenLoaded, STAFF_ROUTES } from './routes';
-import { englishOnlyPatterns } from './texts';
+import { ACCOUNTS, DEMO_PASSWORD, expect, networkQuiet, test } from './fixtures';
+import { inHindi, untranslated } from './texts';
 
-const ENGLISH_ONLY = englishOnlyPatterns();
-
-/** Every text a person can see or hear on the page: text nodes and the named attributes. */
-async function shownTexts(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const texts = new Set<string>([document.title]);
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const parent = node.parentElement;
-      if (!parent || parent.closest('script, style, noscript')) continue;
-      const text = node.textContent?.replace(/\s+/g, ' ').trim();
-      if (text) texts.add(text);
-    }
-    for (const element of Array.from(
-      document.querySelectorAll('[aria-label], [placeholder], [title], [alt]'),
-    )) {
-      for (const name of ['aria-label', 'placeholder', 'title', 'alt']) {
-        const value = element.getAttribute(name)?.trim();
-        if (value) texts.add(value);
-      }
-    }
-    return [...texts];
-  });
-}
-
-/** English texts of the catalogue found on a Hindi page, with their keys. */
-async function untranslated(page: Page): Promise<string[]> {
-  const texts = await shownTexts(page);
-  return texts.flatMap((text) =>
-    ENGLISH_ONLY.filter(({ pattern }) => pattern.test(text)).map(({ key }) => `${key}: "${text}"`),
-  );
-}
-
-const inHindi = (page: Page) =>
-  page.addInitScript(() => {
-    if (location.protocol.startsWith('http')) localStorage.setItem('bmet-language', 'hi');
-  });
+// Every signed-in screen of each role is read in Hindi by the accessibility walk at a phone's width
+// (accessibility.spec.ts), with no text of the English catalogue left on it.
 
 test.describe('the language switch', () => {
   test('offers English and हिन्दी on the sign-in screen; the browser remembers the choice', async ({
@@ -126,33 +90,3 @@ test('the sign-in and reset screens show no English text in Hindi', async ({ pag
     expect(await untranslated(page), path).toEqual([]);
   }
 });
-
-for (const role of Object.keys(ACCOUNTS) as Role[]) {
-  test.describe(`${role} in Hindi`, () => {
-    test.use({ role });
-
-    test('no screen shows a text of the English catalogue', async ({ page, request, session }) => {
-      await inHindi(page);
-      const found: string[] = [];
-      for (const route of STAFF_ROUTES.filter((r) => r.roles.includes(role))) {
-        await page.goto(route.path);
-        await expect(page.getByRole('heading', { level: 2 }).first()).toBeVisible();
-        await screenLoaded(page, route.path);
-        found.push(...(await untranslated(page)).map((text) => `${route.path} ${text}`));
-      }
-      // A driver's dashboard, and a trip opened from the list.
-      const [driver] = await fetchDrivers(request, session!);
-      await page.goto(`/drivers/${driver!.id}`);
-      // The dashboard keeps a live stream open: wait for its sections rather than for quiet.
-      await expect(page.locator('main tbody tr').first()).toBeVisible();
-      await expect(page.getByText('लोड हो रहा है...')).toHaveCount(0);
-      found.push(...(await untranslated(page)).map((text) => `dashboard ${text}`));
-      await page.goto('/trips');
-      await page.locator('main tbody button').first().click();
-      await expect(page.getByRole('region', { name: 'यात्रा का विवरण' })).toBeVisible();
-      await networkQuiet(page);
-      found.push(...(await untranslated(page)).map((text) => `trip ${text}`));
-      expect(found).toEqual([]);
-    });
-  });
-}
