@@ -40,7 +40,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a retried transaction failed to
     const [firstSaved, secondSaved] = await Promise.allSettled([first, second]);
     expect(firstSaved.status).toBe('fulfilled');
     expect(secondSaved.status).toBe('fulfilled');
-    expect(attempts).toBe(2);
+    // Run again at least once; a busy machine may have it fail once more (its rows taken by the
+    // second attempt before the first save woke), which the attempts allow for.
+    expect(attempts).toBeGreaterThanOrEqual(2);
     // The second save ran last, whole.
     const names = await db
       .select({ id: drivers.id, name: drivers.name })

@@ -1,9 +1,18 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from './client';
+
+/** The pause before an attempt again, in ms: a random share of this times the attempts made. */
+const PAUSE_MS = 25;
 
 /**
  * Runs a transaction again when PostgreSQL chose it as the victim of a deadlock: two instances
  * storing batches of the same drivers at once may lock them in opposite orders (rare: a driver
  * reports every few seconds); the work is then simply done again, up to `attempts` times.
+ *
+ * It waits a moment first. The transaction that won was waiting for the failed one, and PostgreSQL
+ * wakes it without handing it the rows: an attempt made at once may take them first, meet it in
+ * the same deadlock and be failed again (seen on a busy machine: three attempts where two do). A
+ * random pause also keeps two instances retrying the same batches from meeting again in step.
  */
 export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 3): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -15,6 +24,7 @@ export async function retryOnDeadlock<T>(work: () => Promise<T>, attempts = 3): 
         (error as { cause?: { code?: string } }).cause?.code;
       if (code !== '40P01' || attempt >= attempts) throw error;
     }
+    await sleep(Math.round(PAUSE_MS * attempt * (0.5 + Math.random())));
   }
 }
 
