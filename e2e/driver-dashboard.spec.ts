@@ -262,6 +262,31 @@ test.describe('driver dashboard as admin', () => {
     });
   });
 
+  test('without a tile server the map names the cities in its view, and more as it zooms out', async ({
+    page,
+    request,
+    session,
+  }) => {
+    // The tests run without internet: the map draws India's borders and its cities' names.
+    const driver = await pick(ofCity(await fetchDrivers(request, session!), 'Bengaluru'), (d) =>
+      Boolean(d.position),
+    );
+    await openDashboard(page, driver);
+    const map = section(page, 'Driver information').locator('.leaflet-container');
+    await expect.poll(() => map.locator('path.india-state').count(), NETWORK).toBeGreaterThanOrEqual(36);
+    const label = (city: string) => map.locator('.india-city-label', { hasText: city });
+    // A city wide, the map names none of India's far cities: Chennai is 290 km away, Delhi 1,700.
+    await expect(label('Chennai')).toHaveCount(0);
+    await expect(label('New Delhi')).toHaveCount(0);
+    for (let zoom = 12; zoom > 6; zoom--) {
+      await map.getByRole('button', { name: 'Zoom out' }).click();
+      // Leaflet takes no other zoom while it animates one (a quarter of a second).
+      await page.waitForTimeout(400);
+    }
+    await expect(label('Chennai')).toBeVisible(NETWORK);
+    await expect(label('New Delhi')).toHaveCount(0);
+  });
+
   test('clicking a document image opens it full screen; clicking the overlay closes it', async ({
     page,
     request,

@@ -1,4 +1,5 @@
 import type { FeatureCollection } from 'geojson';
+import type { LatLngBounds } from 'leaflet';
 import { useEffect, useState } from 'react';
 import { CircleMarker, GeoJSON, Pane, Tooltip, useMapEvents } from 'react-leaflet';
 import { currentLanguage } from '../lib/language';
@@ -49,21 +50,29 @@ const LABEL_OFFSET: Record<'bottom' | 'left' | 'right', [number, number]> = {
 };
 
 /**
- * The major cities, named in the screen's language: the largest at every zoom, the others closer in.
- * Their dots lie under what a map draws of its own (the fleet's clusters and cars are drawn in the
- * overlay pane, at z-index 400); their names above it, under each dot, so that a cluster on a city
- * hides neither its count nor the city's name.
+ * The major cities, named in the screen's language: the largest at every zoom, the others closer in,
+ * and only those within the map's view or near it. Leaflet measures each name as it places it, a
+ * layout of the page each time: a driver's map, a city wide, drew all 37 of India's names for the one
+ * it shows (a third of a second of a phone's CPU). Their dots lie under what a map draws of its own
+ * (the fleet's clusters and cars are drawn in the overlay pane, at z-index 400); their names above
+ * it, under each dot, so that a cluster on a city hides neither its count nor the city's name.
  */
 export function IndiaCities() {
-  const [zoom, setZoom] = useState<number | null>(null);
-  const map = useMapEvents({ zoomend: () => setZoom(map.getZoom()) });
-  const shownZoom = zoom ?? map.getZoom();
+  const [view, setView] = useState<{ zoom: number; bounds: LatLngBounds } | null>(null);
+  const map = useMapEvents({
+    moveend: () => setView({ zoom: map.getZoom(), bounds: map.getBounds() }),
+  });
+  const shown = view ?? { zoom: map.getZoom(), bounds: map.getBounds() };
+  // Half a view more each way: a city whose name reaches into the view from beside it is named too.
+  const near = shown.bounds.pad(0.5);
   const hindi = currentLanguage() === 'hi';
   return (
     <>
       <Pane name="india-city-labels" style={{ zIndex: 450, pointerEvents: 'none' }} />
       <Pane name="india-cities" style={{ zIndex: 350 }}>
-        {INDIA_CITIES.filter((city) => city.major || shownZoom >= 6).map((city) => (
+        {INDIA_CITIES.filter(
+          (city) => (city.major || shown.zoom >= 6) && near.contains([city.lat, city.long]),
+        ).map((city) => (
           <CircleMarker
             key={city.en}
             center={[city.lat, city.long]}
