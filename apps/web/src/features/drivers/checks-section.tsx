@@ -1,7 +1,7 @@
 import { CHECK_KIND_LABELS, CHECK_STATUS_LABELS } from '@bmet/shared/check-labels';
 import { Badge, Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { lazy, useState } from 'react';
+import { useDeferredValue, lazy, useState } from 'react';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CheckStatus } from '@bmet/shared/driver-check-rules';
@@ -43,13 +43,15 @@ function measureOf(check: DriverCheck): string {
  */
 export function ChecksSection({ driverId }: { driverId: string }) {
   const { session } = useSession();
-  const checks = useQuery({
-    queryKey: checkKeys(driverId),
-    queryFn: ({ signal }) =>
-      apiRequest<typeof driverChecksResponseSchema>('GET', `/drivers/driver/${driverId}/checks`, {
-        signal,
-      }).then((r) => r.data),
-  });
+  const checks = useDeferredValue(
+    useQuery({
+      queryKey: checkKeys(driverId),
+      queryFn: ({ signal }) =>
+        apiRequest<typeof driverChecksResponseSchema>('GET', `/drivers/driver/${driverId}/checks`, {
+          signal,
+        }).then((r) => r.data),
+    }),
+  );
   const [editing, setEditing] = useState<DriverCheck | null>(null);
   const mayRecord = session && can(session.role, ['drivers', 'checks']);
   if (checks.isPending) return <Text c="dimmed">{m.checksLoading()}</Text>;

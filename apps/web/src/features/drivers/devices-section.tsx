@@ -1,6 +1,6 @@
 import { Alert, Button, Code, CopyButton, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
-import { useState } from 'react';
+import { useDeferredValue, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { Cell, ListTable } from '../../components/list-table';
 import { formatDateTime } from '../../lib/format';
@@ -10,7 +10,7 @@ const dateTime = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
 
 /** Device tokens with which the driver's phone reports its position: issue (shown once) and revoke. */
 export function DevicesSection({ driverId }: { driverId: string }) {
-  const tokens = useDeviceTokens(driverId);
+  const tokens = useDeferredValue(useDeviceTokens(driverId));
   const issue = useIssueDeviceToken(driverId);
   const revoke = useRevokeDeviceToken(driverId);
   const [label, setLabel] = useState('');

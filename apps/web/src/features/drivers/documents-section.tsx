@@ -1,6 +1,6 @@
 import { Badge, Button, FileButton, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
-import { lazy, useState } from 'react';
+import { useDeferredValue, lazy, useState } from 'react';
 import { OnDemand } from '../../components/on-demand';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import type { DocumentKey } from '@bmet/shared/constants';
@@ -214,7 +214,7 @@ export function DocumentsSection({
   only?: readonly DocumentKey[];
   label?: string;
 }) {
-  const documents = useDocuments(driverId, of);
+  const documents = useDeferredValue(useDocuments(driverId, of));
   const [rejecting, setRejecting] = useState<DocumentKey | null>(null);
   const [dating, setDating] = useState<DocumentKey | null>(null);
   if (documents.isPending) return <Spinner label={m.driversLoadingDocuments()} />;

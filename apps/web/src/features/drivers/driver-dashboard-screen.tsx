@@ -176,6 +176,8 @@ export function DriverDashboardScreen() {
   const driver = useDriver(driverId);
   // The dashboard is drawn from a deferred value: when the driver arrives, React renders the whole
   // dashboard in the background in slices instead of in one long task (a phone's CPU is slow).
+  // Each section draws its own answer so too: a query's answer is rendered at once, in one task,
+  // and seven sections arriving one after another blocked a phone in turn.
   const deferred = useDeferredValue(driver.data);
   // Moving to another driver, the deferred value is the last driver's for a moment: not shown.
   const d = deferred?.id === driverId ? deferred : undefined;

@@ -1,4 +1,5 @@
 import { Text } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { Cell, ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
@@ -11,7 +12,7 @@ const rupees = (value: number | null) => (value === null ? '-' : formatRupees(va
 
 /** The driver's bookings, newest first, paged. */
 export function HistorySection({ driverId }: { driverId: string }) {
-  const history = useHistory(driverId);
+  const history = useDeferredValue(useHistory(driverId));
   if (history.isPending) return <Text c="dimmed">{m.loadingBookingHistory()}</Text>;
   if (history.isError) return <Text c="red">{history.error.message}</Text>;
   const entries = history.data.pages.flatMap((page) => page.data);

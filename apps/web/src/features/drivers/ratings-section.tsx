@@ -1,4 +1,5 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { LoadMoreButton } from '../../components/load-more-button';
 import { StarRating } from '../../components/star-rating';
@@ -6,7 +7,7 @@ import { useRatings } from './api';
 
 /** The driver's ratings: average and count, then each entry ('Not rated' where none was given). */
 export function RatingsSection({ driverId }: { driverId: string }) {
-  const ratings = useRatings(driverId);
+  const ratings = useDeferredValue(useRatings(driverId));
   if (ratings.isPending) return <Text c="dimmed">{m.driversLoadingRatings()}</Text>;
   if (ratings.isError) return <Text c="red">{ratings.error.message}</Text>;
   const summary = ratings.data.pages[0]!.summary;

@@ -1,4 +1,5 @@
 import { Anchor, Group, Stack, Text } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
@@ -15,13 +16,15 @@ const INSURANCE = ['vehicleInsurance'] as const;
 
 /** The vehicle the driver drives now, with its age and whether it may be driven; its page a click away. */
 export function VehicleSection({ driverId }: { driverId: string }) {
-  const vehicle = useQuery({
-    queryKey: ['vehicles', 'driver', driverId],
-    queryFn: ({ signal }) =>
-      apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${driverId}&limit=1`, {
-        signal,
-      }).then((r) => Object.values(r.data)[0] ?? null),
-  });
+  const vehicle = useDeferredValue(
+    useQuery({
+      queryKey: ['vehicles', 'driver', driverId],
+      queryFn: ({ signal }) =>
+        apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${driverId}&limit=1`, {
+          signal,
+        }).then((r) => Object.values(r.data)[0] ?? null),
+    }),
+  );
   if (vehicle.isError) return <ErrorAlert error={vehicle.error} />;
   if (vehicle.isPending) return <Spinner label={m.vehiclesLoading()} size="sm" />;
   const v = vehicle.data;

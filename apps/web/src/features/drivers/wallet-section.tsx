@@ -1,4 +1,5 @@
 import { Text } from '@mantine/core';
+import { useDeferredValue } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { walletResponseSchema } from '@bmet/shared/schemas/wallet';
@@ -37,7 +38,7 @@ function kindLabel(kind: string): string {
 
 /** The driver's wallet as the driver app kept it: its balance and its entries, newest first. Read-only. */
 export function WalletSection({ driverId }: { driverId: string }) {
-  const wallet = useWallet(driverId);
+  const wallet = useDeferredValue(useWallet(driverId));
   if (wallet.isPending) return <Text c="dimmed">{m.loadingWallet()}</Text>;
   if (wallet.isError) return <Text c="red">{wallet.error.message}</Text>;
   const balance = wallet.data.pages[0]?.data.balance ?? null;
