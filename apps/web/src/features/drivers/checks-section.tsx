@@ -1,7 +1,7 @@
 import { CHECK_KIND_LABELS, CHECK_STATUS_LABELS } from '@bmet/shared/check-labels';
 import { Badge, Button, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useDeferredValue, lazy, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CheckStatus } from '@bmet/shared/driver-check-rules';

@@ -1,6 +1,6 @@
 import { Badge, Button, FileButton, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { showNotification } from '../../lib/notify';
-import { useDeferredValue, lazy, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { OnDemand } from '../../components/on-demand';
 import { Cell, ListTable, listTableClasses } from '../../components/list-table';
 import type { DocumentKey } from '@bmet/shared/constants';
