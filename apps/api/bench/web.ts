@@ -75,12 +75,20 @@ async function audit(page: Page, screen: string, url: string, cache: 'empty' | '
       JSON.stringify(result.lhr),
     );
     const { audits, categories } = result.lhr;
+    // A run Lighthouse could not score (NO_NAVSTART, NO_FCP on a busy machine) is told and left
+    // out: counted as 0, it pulled the median down and showed in the spread as a score.
+    if (typeof categories.performance?.score !== 'number') {
+      console.warn(
+        `Lighthouse could not score ${url} (run ${run + 1}): ${result.lhr.runtimeError?.code ?? 'no score'}`,
+      );
+      continue;
+    }
     const scripts = (
       audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] }
     )?.items?.find((item) => item.resourceType === 'script');
     runs.push({
       screen: `${screen} (${cache === 'empty' ? 'first visit' : 'after sign-in'})`,
-      score: Math.round((categories.performance?.score ?? 0) * 100),
+      score: Math.round(categories.performance.score * 100),
       fcpMs: Math.round(audits['first-contentful-paint']?.numericValue ?? 0),
       lcpMs: Math.round(audits['largest-contentful-paint']?.numericValue ?? 0),
       tbtMs: Math.round(audits['total-blocking-time']?.numericValue ?? 0),
@@ -241,6 +249,7 @@ async function main() {
       );
     }
     console.log(`  server errors logged: ${server.errors()}`);
+    for (const line of server.errorLines()) console.log(`    ${line.slice(0, 400)}`);
     writeResults('web', {
       date: new Date().toISOString(),
       database: database.kind,
