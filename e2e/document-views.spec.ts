@@ -1,6 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session } from './fixtures';
+import { bringIntoView } from './routes';
 
 /**
  * The history of who was served a document's image, opened from the driver dashboard. Only
@@ -29,9 +30,11 @@ async function driverWithAadhaar(request: APIRequestContext, session: Session): 
   throw new Error('The demo data has no Bengaluru driver with an Aadhaar image.');
 }
 
-async function openDashboard(page: Page, driver: ListedDriver) {
+/** A driver's file, its documents section (named in the screen's language) brought into view. */
+async function openDashboard(page: Page, driver: ListedDriver, documents = 'Document details') {
   await page.goto(`/drivers/${driver.id}`);
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+  await bringIntoView(page.getByRole('region', { name: documents }));
 }
 
 test.describe('the views of a document image', () => {
@@ -123,7 +126,7 @@ test.describe('the views dialog in Hindi', { tag: '@phone' }, () => {
       if (location.protocol.startsWith('http')) localStorage.setItem('bmet-language', 'hi');
     });
     const driver = await driverWithAadhaar(request, session!);
-    await openDashboard(page, driver);
+    await openDashboard(page, driver, 'दस्तावेज़ विवरण');
     await page.getByRole('button', { name: 'आधार कार्ड किसने देखा' }).click();
     const dialog = page.getByRole('dialog', { name: 'आधार कार्ड किसने देखा' });
     await expect(dialog).toContainText('जिस-जिसने यह इमेज खोली, सबसे नई पहले (भारतीय समय)।');

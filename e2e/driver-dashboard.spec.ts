@@ -11,6 +11,7 @@ import {
   type ListedDriver,
   type Session,
 } from './fixtures';
+import { bringIntoView, everyPartDrawn } from './routes';
 
 /**
  * The driver dashboard behind 'More', against the seeded demo drivers. Tests run in parallel on
@@ -90,9 +91,11 @@ const statusCell = (page: Page, label: string) => documentRow(page, label).getBy
 const coordinates = (position: { lat: number; long: number }) =>
   `(${position.lat.toFixed(5)}, ${position.long.toFixed(5)})`;
 
+/** A driver's file with every section drawn (they are drawn as they come near the screen). */
 async function openDashboard(page: Page, driver: ListedDriver) {
   await page.goto(`/drivers/${driver.id}`);
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+  await everyPartDrawn(page);
 }
 
 test.describe('driver dashboard as admin', () => {
@@ -122,6 +125,7 @@ test.describe('driver dashboard as admin', () => {
     await row.getByRole('button', { name: 'More' }).click();
     await expect(page).toHaveURL(new RegExp(`/drivers/${driver.id}$`));
     await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+    await everyPartDrawn(page);
     // The spec's four sections, in its order (the screen may add its own after them).
     await expect(page.getByRole('heading', { level: 3 }).first()).toHaveText('Driver information', NETWORK);
     const sections = await page.getByRole('heading', { level: 3 }).allTextContents();
@@ -242,8 +246,10 @@ test.describe('driver dashboard as admin', () => {
           await route.continue();
         },
       );
-      await openDashboard(page, nowhere);
+      await page.goto(`/drivers/${nowhere.id}`);
+      await expect(page.getByRole('heading', { name: nowhere.name, level: 2 })).toBeVisible(NETWORK);
       const bookings = section(page, 'Booking history');
+      await bringIntoView(bookings);
       await expect(bookings).toContainText('Loading booking history...');
       release();
       await expect(bookings).toContainText('No booking history available.', NETWORK);
@@ -256,6 +262,7 @@ test.describe('driver dashboard as admin', () => {
       await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
 
       const ratings = section(page, 'Rating details');
+      await bringIntoView(ratings);
       await expect(ratings).toContainText('No ratings yet', NETWORK);
       await expect(ratings).toContainText('No rating details available.');
       await expect(page.getByText(/^★ /)).toHaveCount(0);
@@ -546,5 +553,88 @@ test.describe('a driver’s file on paper', () => {
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
     await expect(page.getByRole('banner')).toBeHidden();
     await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  });
+});
+
+test.describe('a driver’s file on a phone', () => {
+  test.use({ role: 'franchise', viewport: { width: 390, height: 844 } });
+
+  // Below the first screen and the half screen after it.
+  const below = ['Rating details', 'Vehicle', 'Wallet', 'Driver app devices'];
+
+  test('draws the sections below the first screen as they come near, and all of them to print', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    // What the page held when it was sent to the printer, in place of the printer's dialog.
+    await page.addInitScript(() => {
+      window.print = () => {
+        const sections = Array.from(document.querySelectorAll('main section[aria-label]'));
+        (window as unknown as { printed: unknown }).printed = sections.map((s) => ({
+          title: s.getAttribute('aria-label'),
+          waiting: s.hasAttribute('data-section-pending') || s.querySelector('[role="progressbar"]') !== null,
+          text: (s as HTMLElement).innerText,
+        }));
+      };
+    });
+    await page.goto(`/drivers/${driver!.id}`);
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await expect(section(page, 'Driver information')).toContainText(driver!.name);
+    // Far below the first screen: its title and a loader, not yet its content or its request.
+    for (const title of below) {
+      await expect(section(page, title)).toHaveAttribute('aria-busy', 'true');
+      await expect(section(page, title).getByRole('progressbar', { name: 'Loading' })).toBeAttached();
+    }
+
+    // Scrolled to, the ratings are drawn.
+    const ratings = section(page, 'Rating details');
+    await ratings.evaluate((element) => element.scrollIntoView());
+    await expect(ratings).not.toHaveAttribute('aria-busy');
+    await expect(ratings).not.toContainText('Loading', NETWORK);
+    await expect(ratings.getByText('No ratings yet').or(ratings.getByText(/ average from /))).toBeVisible();
+
+    // Print draws every section, loads each one's content, and only then prints.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.getByRole('button', { name: 'Print' }).click();
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { printed?: unknown }).printed), NETWORK)
+      .toBeTruthy();
+    const printed = (await page.evaluate(() => (window as unknown as { printed: unknown }).printed)) as {
+      title: string;
+      waiting: boolean;
+      text: string;
+    }[];
+    expect(printed.map((s) => s.title)).toEqual([
+      'Driver information',
+      'Document details',
+      'Booking history',
+      ...below.slice(0, 2),
+      'Checks, training and insurance',
+      ...below.slice(2),
+    ]);
+    for (const part of printed) {
+      expect(part.waiting, part.title).toBe(false);
+      expect(part.text, part.title).not.toMatch(/Loading/);
+    }
+  });
+
+  test('draws every section at once when the browser is asked to print', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    await page.goto(`/drivers/${driver!.id}`);
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await expect(section(page, 'Wallet')).toHaveAttribute('aria-busy', 'true');
+    // The browser lays the page out for paper as soon as its `beforeprint` handlers return.
+    const waitingAfter = await page.evaluate(() => {
+      window.dispatchEvent(new Event('beforeprint'));
+      return document.querySelectorAll('[data-section-pending]').length;
+    });
+    expect(waitingAfter).toBe(0);
+    await expect(section(page, 'Wallet')).not.toContainText('Loading', NETWORK);
   });
 });

@@ -92,7 +92,7 @@ export function titleOf(path: string): string | RegExp {
 export async function screenLoaded(page: Page, path: string) {
   if (path.toLowerCase() === '/fleet') await page.locator('[data-fleet-loaded] .fleet-map').waitFor();
   else await networkQuiet(page);
-  if (path.toLowerCase().startsWith('/dashboard')) await chartsDrawn(page);
+  if (/^\/(dashboard|drivers\/[^/]+$)/i.test(path)) await everyPartDrawn(page);
 }
 
 /**
@@ -108,12 +108,15 @@ export async function bringIntoView(target: Locator) {
 }
 
 /**
- * The dashboard draws a chart once its card comes near the screen, or every chart once a key is
- * pressed (for those who move with Tab alone): a key is pressed, and every chart waited for.
+ * The dashboard draws a chart, and a driver's file a section, once its card comes near the screen,
+ * or every one once a key is pressed (for those who move with Tab alone): a key is pressed, and
+ * every part waited for.
  */
-export async function chartsDrawn(page: Page) {
+export async function everyPartDrawn(page: Page) {
   await page.keyboard.press('Shift');
-  await expect(page.locator('[data-chart-pending]')).toHaveCount(0, { timeout: 20_000 });
+  await expect(page.locator('[data-chart-pending], [data-section-pending]')).toHaveCount(0, {
+    timeout: 20_000,
+  });
   await networkQuiet(page);
 }
 

@@ -1,6 +1,5 @@
 import { Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
-import { useIntersection } from '@mantine/hooks';
-import { lazy, Suspense, useEffect, useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useId, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACTIVE_DRIVER_MINUTES } from '@bmet/shared/constants';
 import { can } from '@bmet/shared/permissions';
@@ -17,6 +16,7 @@ import { useStats, type StatsData, type StatsPath } from './api';
 import { periodFromSearch, PRESETS, type Period, type Preset } from './period';
 import classes from './charts.module.css';
 import { Spinner } from '../../components/spinner';
+import { useNearScreen } from '../../lib/use-near-screen';
 
 type ChartPath = Exclude<StatsPath, 'overview'>;
 
@@ -227,25 +227,6 @@ function ChartPlaceholder({
       <Spinner label={m.dashboardLoading()} size="sm" />
     </Paper>
   );
-}
-
-/**
- * Whether an element has come near the screen (within half a screen below it), latched once it
- * has. A key pressed anywhere counts too: someone moving through the page with Tab alone meets
- * nothing to focus in a card still waiting, and would never bring it near. Without
- * IntersectionObserver (an old browser), at once.
- */
-function useNearScreen() {
-  const { ref, entry } = useIntersection<HTMLElement>({ rootMargin: '0px 0px 50% 0px' });
-  const [near, setNear] = useState(typeof IntersectionObserver === 'undefined');
-  if (!near && entry?.isIntersecting) setNear(true);
-  useEffect(() => {
-    if (near) return;
-    const onKey = () => setNear(true);
-    window.addEventListener('keydown', onKey, { once: true });
-    return () => window.removeEventListener('keydown', onKey);
-  }, [near]);
-  return { ref, near };
 }
 
 /**
