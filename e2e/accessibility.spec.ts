@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, test, type Role } from './fixtures';
 import { inHindi, textsIn, untranslated } from './texts';
-import { screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
+import { everyPartDrawn, screenLoaded, screenTitle, STAFF_ROUTES } from './routes';
 
 /**
  * axe-core on every screen, in both colour schemes and at both widths (the phone project runs the
@@ -47,6 +47,8 @@ const OPENED_SCREENS: Screen[] = [
         .first()
         .click();
       await expect(page.getByRole('heading', { name: t('Document details') })).toBeVisible();
+      // Every section drawn (they are drawn as they come near the screen), for axe to see.
+      await everyPartDrawn(page);
       // Its live position stream never lets the network go idle: wait for the sections.
       await expect(page.getByRole('table', { name: t('Booking history') })).toBeVisible();
       await expect(page.getByRole('table', { name: t('Documents'), exact: true })).toBeVisible();

@@ -1,7 +1,7 @@
 import type { APIRequestContext } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type Session } from './fixtures';
-import { bringIntoView, screenTitle } from './routes';
+import { bringSectionIntoView, screenTitle } from './routes';
 
 /**
  * Document compliance: the views of /compliance, the drivers' marker and filter, the expiry at
@@ -99,7 +99,7 @@ test.describe('compliance, admin', () => {
     );
     const entry = awaiting.at(-1)!;
     await page.goto(`/drivers/${entry.driverId}`);
-    await bringIntoView(page.getByRole('region', { name: 'Document details' }));
+    await bringSectionIntoView(page.getByRole('region', { name: 'Document details' }));
     const row = page.getByRole('row').filter({ hasText: entry.label });
     await row.getByRole('button', { name: 'Approve' }).click();
     const dialog = page.getByRole('dialog', { name: `Approve ${entry.label}` });

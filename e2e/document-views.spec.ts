@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session } from './fixtures';
-import { bringIntoView } from './routes';
+import { bringSectionIntoView } from './routes';
 
 /**
  * The history of who was served a document's image, opened from the driver dashboard. Only
@@ -34,7 +34,7 @@ async function driverWithAadhaar(request: APIRequestContext, session: Session): 
 async function openDashboard(page: Page, driver: ListedDriver, documents = 'Document details') {
   await page.goto(`/drivers/${driver.id}`);
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
-  await bringIntoView(page.getByRole('region', { name: documents }));
+  await bringSectionIntoView(page.getByRole('region', { name: documents }));
 }
 
 test.describe('the views of a document image', () => {

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { expect, fetchDrivers, test, type ListedDriver } from './fixtures';
-import { bringIntoView } from './routes';
+import { bringSectionIntoView } from './routes';
 
 /**
  * The driver dashboard's checks beside the documents (police verification, fitness, trainings,
@@ -17,7 +17,7 @@ async function openChecks(page: Page, driver: ListedDriver) {
   await page.goto(`/drivers/${driver.id}`);
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
   // The section is drawn as it comes near the screen.
-  await bringIntoView(page.getByRole('region', { name: 'Checks, training and insurance' }));
+  await bringSectionIntoView(page.getByRole('region', { name: 'Checks, training and insurance' }));
   await expect(checksTable(page).locator('tbody tr')).toHaveCount(7, NETWORK);
 }
 

@@ -4,6 +4,7 @@ import {
   authHeader,
   expect,
   fetchDrivers,
+  networkQuiet,
   openStreams,
   phoneAsShown,
   signInThroughApi,
@@ -11,7 +12,7 @@ import {
   type ListedDriver,
   type Session,
 } from './fixtures';
-import { bringIntoView, everyPartDrawn } from './routes';
+import { bringSectionIntoView, everyPartDrawn } from './routes';
 
 /**
  * The driver dashboard behind 'More', against the seeded demo drivers. Tests run in parallel on
@@ -249,7 +250,7 @@ test.describe('driver dashboard as admin', () => {
       await page.goto(`/drivers/${nowhere.id}`);
       await expect(page.getByRole('heading', { name: nowhere.name, level: 2 })).toBeVisible(NETWORK);
       const bookings = section(page, 'Booking history');
-      await bringIntoView(bookings);
+      await bringSectionIntoView(bookings);
       await expect(bookings).toContainText('Loading booking history...');
       release();
       await expect(bookings).toContainText('No booking history available.', NETWORK);
@@ -262,7 +263,7 @@ test.describe('driver dashboard as admin', () => {
       await expect(info.locator('.leaflet-marker-icon')).toBeVisible();
 
       const ratings = section(page, 'Rating details');
-      await bringIntoView(ratings);
+      await bringSectionIntoView(ratings);
       await expect(ratings).toContainText('No ratings yet', NETWORK);
       await expect(ratings).toContainText('No rating details available.');
       await expect(page.getByText(/^★ /)).toHaveCount(0);
@@ -584,14 +585,15 @@ test.describe('a driver’s file on a phone', () => {
     await expect(section(page, 'Driver information')).toContainText(driver!.name);
     // Far below the first screen: its title and a loader, not yet its content or its request.
     for (const title of below) {
-      await expect(section(page, title)).toHaveAttribute('aria-busy', 'true');
-      await expect(section(page, title).getByRole('progressbar', { name: 'Loading' })).toBeAttached();
+      await expect(
+        section(page, title).getByRole('progressbar', { name: `Loading: ${title}` }),
+      ).toBeAttached();
     }
 
     // Scrolled to, the ratings are drawn.
     const ratings = section(page, 'Rating details');
     await ratings.evaluate((element) => element.scrollIntoView());
-    await expect(ratings).not.toHaveAttribute('aria-busy');
+    await expect(ratings.getByRole('progressbar')).toHaveCount(0, NETWORK);
     await expect(ratings).not.toContainText('Loading', NETWORK);
     await expect(ratings.getByText('No ratings yet').or(ratings.getByText(/ average from /))).toBeVisible();
 
@@ -628,7 +630,9 @@ test.describe('a driver’s file on a phone', () => {
     const [driver] = await fetchDrivers(request, session!);
     await page.goto(`/drivers/${driver!.id}`);
     await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
-    await expect(section(page, 'Wallet')).toHaveAttribute('aria-busy', 'true');
+    await expect(
+      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
+    ).toBeAttached();
     // The browser lays the page out for paper as soon as its `beforeprint` handlers return.
     const waitingAfter = await page.evaluate(() => {
       window.dispatchEvent(new Event('beforeprint'));
@@ -636,5 +640,42 @@ test.describe('a driver’s file on a phone', () => {
     });
     expect(waitingAfter).toBe(0);
     await expect(section(page, 'Wallet')).not.toContainText('Loading', NETWORK);
+  });
+
+  test('says so when the file cannot be readied for printing, and prints nothing', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    await page.addInitScript(() => {
+      window.print = () => ((window as unknown as { printed: boolean }).printed = true);
+    });
+    await page.goto(`/drivers/${driver!.id}`);
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await expect(
+      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
+    ).toBeAttached();
+    await networkQuiet(page);
+    // The connection drops: the code of the sections not yet drawn cannot be fetched.
+    await page.route('**/assets/*.js', (route) => route.abort());
+    await page.getByRole('button', { name: 'Print' }).click();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'The file could not be readied for printing. Check the connection, reload the page and try again.',
+      }),
+    ).toBeVisible(NETWORK);
+    await expect(page.getByRole('button', { name: 'Print' })).toBeEnabled();
+    expect(await page.evaluate(() => (window as unknown as { printed?: boolean }).printed)).toBeUndefined();
+
+    // Scrolled to, the section says it could not be loaded; the rest of the file stays.
+    await section(page, 'Wallet').evaluate((element) => element.scrollIntoView());
+    await expect(section(page, 'Wallet').getByRole('alert')).toHaveText(
+      'This section could not be loaded. Check the connection and reload the page.',
+      NETWORK,
+    );
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible();
+    await expect(section(page, 'Driver information')).toContainText(driver!.name);
   });
 });

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test, type ListedDriver, type Session } from './fixtures';
-import { bringIntoView } from './routes';
+import { bringSectionIntoView } from './routes';
 
 /**
  * The driver dashboard's Wallet section, read-only, on the demo data (the first demo drivers have
@@ -42,7 +42,7 @@ async function openWallet(page: Page, driver: ListedDriver) {
   await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
   await expect(page.getByRole('heading', { name: 'Wallet' })).toBeVisible();
   // The section is drawn as it comes near the screen.
-  await bringIntoView(page.getByRole('region', { name: 'Wallet' }));
+  await bringSectionIntoView(page.getByRole('region', { name: 'Wallet' }));
   await expect(walletRegion(page).getByRole('row')).not.toHaveCount(0, NETWORK);
 }
 

@@ -108,15 +108,31 @@ export async function bringIntoView(target: Locator) {
 }
 
 /**
+ * Brings a section of a driver's file into view until it is drawn: the sections above it grow as
+ * they are drawn, and may push it away again before it counted as near.
+ */
+export async function bringSectionIntoView(section: Locator) {
+  await expect(async () => {
+    await section.evaluate((element) => element.scrollIntoView({ block: 'center' }), undefined, {
+      timeout: 2_000,
+    });
+    await expect(section).not.toHaveAttribute('data-section-pending', { timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
+/**
  * The dashboard draws a chart, and a driver's file a section, once its card comes near the screen,
  * or every one once a key is pressed (for those who move with Tab alone): a key is pressed, and
  * every part waited for.
  */
 export async function everyPartDrawn(page: Page) {
-  await page.keyboard.press('Shift');
-  await expect(page.locator('[data-chart-pending], [data-section-pending]')).toHaveCount(0, {
-    timeout: 20_000,
-  });
+  // Pressed again until every part is drawn: a key pressed before the parts listen is missed.
+  await expect(async () => {
+    await page.keyboard.press('Shift');
+    await expect(page.locator('[data-chart-pending], [data-section-pending]')).toHaveCount(0, {
+      timeout: 2_000,
+    });
+  }).toPass({ timeout: 20_000 });
   await networkQuiet(page);
 }
 

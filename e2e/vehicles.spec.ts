@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { seriousViolations } from './axe';
 import { authHeader, expect, fetchDrivers, test } from './fixtures';
-import { bringIntoView } from './routes';
+import { bringSectionIntoView } from './routes';
 
 /**
  * Vehicles, on the demo data: every demo driver drives the vehicle of their car details, some of
@@ -115,7 +115,7 @@ test.describe('vehicles as a franchise', () => {
     // The driver's dashboard shows the vehicle they drive now.
     await page.goto(`/drivers/${driver!.id}`);
     const vehicle = page.getByRole('region', { name: 'Vehicle', exact: true });
-    await bringIntoView(vehicle);
+    await bringSectionIntoView(vehicle);
     await expect(vehicle.getByRole('link', { name: number })).toBeVisible(NETWORK);
     await expect(vehicle).toContainText('Not compliant');
     // Its insurance is reviewed there; the documents of the driver's own vehicle stayed with it.

@@ -6,5 +6,7 @@ import { Loader, type LoaderProps } from '@mantine/core';
  * decorates a control that says what it does stays a plain, hidden Mantine Loader.
  */
 export function Spinner({ label, ...props }: LoaderProps & { label: string }) {
-  return <Loader role="progressbar" aria-label={label} {...props} />;
+  // data-content-loading: a page that waits for its content (a driver's file before it prints)
+  // looks for it. Not data-loading, which Mantine puts on a button with its loader.
+  return <Loader role="progressbar" aria-label={label} data-content-loading="" {...props} />;
 }

@@ -54,7 +54,12 @@ export function ChecksSection({ driverId }: { driverId: string }) {
   );
   const [editing, setEditing] = useState<DriverCheck | null>(null);
   const mayRecord = session && can(session.role, ['drivers', 'checks']);
-  if (checks.isPending) return <Text c="dimmed">{m.checksLoading()}</Text>;
+  if (checks.isPending)
+    return (
+      <Text c="dimmed" data-content-loading="">
+        {m.checksLoading()}
+      </Text>
+    );
   if (checks.isError) return <Text c="red">{checks.error.message}</Text>;
   const columns = [
     m.checkColumnCheck(),

@@ -4,6 +4,7 @@ import { useDeferredValue, useState } from 'react';
 import { m } from '@bmet/shared/paraglide/messages';
 import { Cell, ListTable } from '../../components/list-table';
 import { formatDateTime } from '../../lib/format';
+import { Spinner } from '../../components/spinner';
 import { useDeviceTokens, useIssueDeviceToken, useRevokeDeviceToken } from './api';
 
 const dateTime = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
@@ -41,6 +42,9 @@ export function DevicesSection({ driverId }: { driverId: string }) {
         </Button>
       </Group>
       {tokens.isError && <Text c="red">{tokens.error.message}</Text>}
+      {tokens.isPending && (
+        <Spinner label={m.driversLoadingSection({ section: m.driversSectionDevices() })} size="sm" />
+      )}
       {tokens.data && tokens.data.length === 0 && <Text c="dimmed">{m.driversNoDeviceTokens()}</Text>}
       {tokens.data && tokens.data.length > 0 && (
         // Cards on a phone, each value named, rather than a table scrolled sideways.

@@ -1,6 +1,5 @@
 import { Alert, Anchor, Badge, Box, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   createContext,
   lazy,
@@ -8,6 +7,7 @@ import {
   useContext,
   useDeferredValue,
   useEffect,
+  useRef,
   useState,
   type ReactNode,
 } from 'react';
@@ -31,6 +31,8 @@ import { PhoneLinks } from '../../components/phone-links';
 import { LIVE_WITHIN_MS } from '../../lib/freshness';
 import { Spinner } from '../../components/spinner';
 import { useNearScreen } from '../../lib/use-near-screen';
+import { showNotification } from '../../lib/notify';
+import { PartErrorBoundary } from '../../components/part-error-boundary';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts, and
 // the sections below the first screen's as they come near it.
@@ -63,12 +65,18 @@ const EverySection = createContext(false);
  * A section of the file. Its content (and the request for it) waits until the section comes near
  * the screen: on a phone the first screen holds the driver's information and map, and drawing the
  * six sections below with it kept a phone's CPU busy for about half a second (Lighthouse's
- * blocking time 913 ms with them, 465 without). Until then it holds its title and a loader.
+ * blocking time 913 ms with them, 465 without). Until then, and while its code loads, it holds its
+ * title and a loader in about its place.
  */
 function Section({ title, children, eager }: { title: string; children: ReactNode; eager?: boolean }) {
   const every = useContext(EverySection);
   const { ref, near } = useNearScreen();
   const shown = eager || every || near;
+  const loader = (
+    <Box mih={240}>
+      <Spinner label={m.driversLoadingSection({ section: title })} size="sm" />
+    </Box>
+  );
   return (
     <Paper
       withBorder
@@ -76,33 +84,78 @@ function Section({ title, children, eager }: { title: string; children: ReactNod
       component="section"
       aria-label={title}
       ref={ref}
-      mih={shown ? undefined : 300}
-      aria-busy={shown ? undefined : true}
       data-section-pending={shown ? undefined : ''}
     >
       <Title order={3} size="h4" mb="sm">
         {title}
       </Title>
       {shown ? (
-        <Suspense fallback={<Spinner label={m.commonLoading()} size="sm" />}>{children}</Suspense>
+        <PartErrorBoundary
+          fallback={
+            <Alert color="red" variant="light" role="alert">
+              {m.driversSectionFailed()}
+            </Alert>
+          }
+        >
+          <Suspense fallback={loader}>{children}</Suspense>
+        </PartErrorBoundary>
       ) : (
-        <Spinner label={m.commonLoading()} size="sm" />
+        loader
       )}
     </Paper>
   );
 }
 
 /**
- * Resolves once no request is on its way and none has started for a moment (at most 10 s): the
- * sections just drawn for paper have asked for their content and shown it.
+ * Resolves once `page` holds no section waiting to be drawn and nothing loading (Spinner and the
+ * sections' loading texts carry `data-content-loading`) for three looks in a row, a tenth of a second
+ * apart, or after 15 s; answers whether it did.
  */
-async function settled(client: QueryClient) {
-  const until = Date.now() + 10_000;
+async function drawnWhole(page: HTMLElement, still: () => boolean) {
+  const until = Date.now() + 15_000;
   let quiet = 0;
-  while (quiet < 2 && Date.now() < until) {
+  while (quiet < 3) {
+    if (!still() || Date.now() > until) return false;
     await new Promise((resolve) => setTimeout(resolve, 100));
-    quiet = client.isFetching() === 0 ? quiet + 1 : 0;
+    quiet = page.querySelector('[data-section-pending], [data-content-loading]') ? 0 : quiet + 1;
   }
+  return still();
+}
+
+/**
+ * Prints a driver's whole file: every section drawn, their code and content loaded first. Once at
+ * a time; not if the staff member has moved to another driver or page meanwhile.
+ */
+function usePrintFile(driverId: string) {
+  const page = useRef<HTMLDivElement>(null);
+  const [everyFor, setEveryFor] = useState<string | null>(null);
+  const [printing, setPrinting] = useState(false);
+  const current = useRef(driverId);
+  useEffect(() => {
+    current.current = driverId;
+    return () => {
+      current.current = '';
+    };
+  }, [driverId]);
+  const printFile = async () => {
+    if (printing) return;
+    const of = driverId;
+    const still = () => current.current === of && page.current !== null;
+    setPrinting(true);
+    try {
+      // Their code first: a section that cannot be fetched leaves the file as it was.
+      await Promise.all(Object.values(belowSections).map((load) => load()));
+      if (!still()) return;
+      flushSync(() => setEveryFor(of));
+      if (page.current && (await drawnWhole(page.current, still))) window.print();
+    } catch {
+      // The sections' code did not arrive (the connection dropped): nothing printed half loaded.
+      showNotification({ color: 'red', message: m.driversPrintFailed() });
+    } finally {
+      if (still()) setPrinting(false);
+    }
+  };
+  return { page, every: everyFor === driverId, printing, printFile };
 }
 
 function Field({ label, value }: { label: string; value: ReactNode }) {
@@ -233,15 +286,7 @@ export function DriverDashboardScreen() {
   const { session } = useSession();
   const { driverId = '' } = useParams();
   const driver = useDriver(driverId);
-  const client = useQueryClient();
-  const [every, setEvery] = useState(false);
-  // Paper shows every section: they are drawn, their code and content loaded, and then printed.
-  const printFile = async () => {
-    flushSync(() => setEvery(true));
-    await Promise.all(Object.values(belowSections).map((load) => load()));
-    await settled(client);
-    window.print();
-  };
+  const { page, every, printing, printFile } = usePrintFile(driverId);
   // The dashboard is drawn from a deferred value: when the driver arrives, React renders the whole
   // dashboard in the background in slices instead of in one long task (a phone's CPU is slow).
   // Each section draws its own answer so too: a query's answer is rendered at once, in one task,
@@ -269,14 +314,20 @@ export function DriverDashboardScreen() {
   }
   if (!d) return <Spinner label={m.driversLoadingDriver()} />;
   return (
-    <Stack>
+    <Stack ref={page}>
       {back}
       <EverySection value={every}>
         <Page
           title={d.name}
           actions={
             <Group gap="sm">
-              <Button variant="default" size="xs" onClick={() => void printFile()} data-print="hide">
+              <Button
+                variant="default"
+                size="xs"
+                loading={printing}
+                onClick={() => void printFile()}
+                data-print="hide"
+              >
                 {m.driversPrint()}
               </Button>
               <HistoryLink recordType="drivers" recordId={d.id} name={d.name} />

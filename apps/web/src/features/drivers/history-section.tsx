@@ -13,7 +13,12 @@ const rupees = (value: number | null) => (value === null ? '-' : formatRupees(va
 /** The driver's bookings, newest first, paged. */
 export function HistorySection({ driverId }: { driverId: string }) {
   const history = useDeferredValue(useHistory(driverId));
-  if (history.isPending) return <Text c="dimmed">{m.loadingBookingHistory()}</Text>;
+  if (history.isPending)
+    return (
+      <Text c="dimmed" data-content-loading="">
+        {m.loadingBookingHistory()}
+      </Text>
+    );
   if (history.isError) return <Text c="red">{history.error.message}</Text>;
   const entries = history.data.pages.flatMap((page) => page.data);
   if (entries.length === 0) return <Text c="dimmed">{m.noBookingHistory()}</Text>;

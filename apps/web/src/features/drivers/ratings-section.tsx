@@ -8,7 +8,12 @@ import { useRatings } from './api';
 /** The driver's ratings: average and count, then each entry ('Not rated' where none was given). */
 export function RatingsSection({ driverId }: { driverId: string }) {
   const ratings = useDeferredValue(useRatings(driverId));
-  if (ratings.isPending) return <Text c="dimmed">{m.driversLoadingRatings()}</Text>;
+  if (ratings.isPending)
+    return (
+      <Text c="dimmed" data-content-loading="">
+        {m.driversLoadingRatings()}
+      </Text>
+    );
   if (ratings.isError) return <Text c="red">{ratings.error.message}</Text>;
   const summary = ratings.data.pages[0]!.summary;
   const entries = ratings.data.pages.flatMap((page) => page.data);

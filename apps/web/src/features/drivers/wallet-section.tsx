@@ -39,7 +39,12 @@ function kindLabel(kind: string): string {
 /** The driver's wallet as the driver app kept it: its balance and its entries, newest first. Read-only. */
 export function WalletSection({ driverId }: { driverId: string }) {
   const wallet = useDeferredValue(useWallet(driverId));
-  if (wallet.isPending) return <Text c="dimmed">{m.loadingWallet()}</Text>;
+  if (wallet.isPending)
+    return (
+      <Text c="dimmed" data-content-loading="">
+        {m.loadingWallet()}
+      </Text>
+    );
   if (wallet.isError) return <Text c="red">{wallet.error.message}</Text>;
   const balance = wallet.data.pages[0]?.data.balance ?? null;
   const entries = wallet.data.pages.flatMap((page) => page.data.entries);
