@@ -633,12 +633,20 @@ test.describe('a driver’s file on a phone', () => {
     await expect(
       section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
     ).toBeAttached();
+    await expect(section(page, 'Wallet')).not.toContainText('Print button', { useInnerText: true });
     // The browser lays the page out for paper as soon as its `beforeprint` handlers return.
-    const waitingAfter = await page.evaluate(() => {
+    await page.emulateMedia({ media: 'print' });
+    const onPaper = await page.evaluate(() => {
       window.dispatchEvent(new Event('beforeprint'));
-      return document.querySelectorAll('[data-section-pending]').length;
+      return {
+        waiting: document.querySelectorAll('[data-section-pending]').length,
+        wallet: document.querySelector<HTMLElement>('section[aria-label="Wallet"]')!.innerText,
+      };
     });
-    expect(waitingAfter).toBe(0);
+    expect(onPaper.waiting).toBe(0);
+    // Its code had not come: on paper, the section says how to print the whole file.
+    expect(onPaper.wallet).toContain('Not loaded yet: the Print button above prints the whole file.');
+    await page.emulateMedia({ media: 'screen' });
     await expect(section(page, 'Wallet')).not.toContainText('Loading', NETWORK);
   });
 

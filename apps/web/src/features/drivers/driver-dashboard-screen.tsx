@@ -72,9 +72,13 @@ function Section({ title, children, eager }: { title: string; children: ReactNod
   const every = useContext(EverySection);
   const { ref, near } = useNearScreen();
   const shown = eager || every || near;
+  // On paper (the browser's own Print, which cannot wait for it) the loader says how to print all.
   const loader = (
     <Box mih={240}>
-      <Spinner label={m.driversLoadingSection({ section: title })} size="sm" />
+      <Spinner label={m.driversLoadingSection({ section: title })} size="sm" data-print="hide" />
+      <Text size="sm" c="dimmed" data-print="only">
+        {m.driversSectionNotPrinted()}
+      </Text>
     </Box>
   );
   return (
