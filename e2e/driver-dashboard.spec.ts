@@ -622,31 +622,75 @@ test.describe('a driver’s file on a phone', () => {
     }
   });
 
-  test('draws every section at once when the browser is asked to print', async ({
-    page,
-    request,
-    session,
-  }) => {
-    const [driver] = await fetchDrivers(request, session!);
-    await page.goto(`/drivers/${driver!.id}`);
-    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
-    await expect(
-      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
-    ).toBeAttached();
-    await expect(section(page, 'Wallet')).not.toContainText('Print button', { useInnerText: true });
+  /** The page as on a phone kept busy: the browser is never idle, so no section is fetched ahead. */
+  const neverIdle = (page: Page) =>
+    page.addInitScript(() => {
+      window.requestIdleCallback = () => 0;
+    });
+
+  /** Lays the page out for paper as the browser's own Print does; answers what each section holds. */
+  const browserPrint = async (page: Page) => {
     // The browser lays the page out for paper as soon as its `beforeprint` handlers return.
     await page.emulateMedia({ media: 'print' });
     const onPaper = await page.evaluate(() => {
       window.dispatchEvent(new Event('beforeprint'));
       return {
         waiting: document.querySelectorAll('[data-section-pending]').length,
+        loading: Array.from(
+          document.querySelectorAll('main [data-content-loading], main [role="progressbar"]'),
+          (element) => element.getAttribute('aria-label') ?? (element as HTMLElement).innerText,
+        ),
         wallet: document.querySelector<HTMLElement>('section[aria-label="Wallet"]')!.innerText,
       };
     });
+    await page.emulateMedia({ media: 'screen' });
+    return onPaper;
+  };
+
+  test('fetches the sections ahead, so that the browser’s own Print prints them whole', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    // The last section's answer, fetched ahead without being scrolled to.
+    // Each section waits for the browser to be idle, up to 5 s each on a busy machine.
+    const devices = page.waitForResponse((response) => response.url().endsWith('/device-tokens'), {
+      timeout: 60_000,
+    });
+    await page.goto(`/drivers/${driver!.id}`);
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await devices;
+    await networkQuiet(page);
+    // Still not drawn: fetched ahead while the browser is idle, shown only when near or printed.
+    await expect(
+      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
+    ).toBeAttached();
+    const onPaper = await browserPrint(page);
+    expect(onPaper.waiting).toBe(0);
+    // Only the documents' images wait to be shown: each fetch of one is a recorded view.
+    expect(onPaper.loading.filter((label) => !/^Loading .* image$/.test(label ?? ''))).toEqual([]);
+    expect(onPaper.wallet).toMatch(/Balance: |No balance recorded/);
+    expect(onPaper.wallet).not.toContain('Not loaded yet');
+  });
+
+  test('draws every section at once when the browser is asked to print', async ({
+    page,
+    request,
+    session,
+  }) => {
+    const [driver] = await fetchDrivers(request, session!);
+    await neverIdle(page);
+    await page.goto(`/drivers/${driver!.id}`);
+    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await expect(
+      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
+    ).toBeAttached();
+    await expect(section(page, 'Wallet')).not.toContainText('Print button', { useInnerText: true });
+    const onPaper = await browserPrint(page);
     expect(onPaper.waiting).toBe(0);
     // Its code had not come: on paper, the section says how to print the whole file.
     expect(onPaper.wallet).toContain('Not loaded yet: the Print button above prints the whole file.');
-    await page.emulateMedia({ media: 'screen' });
     await expect(section(page, 'Wallet')).not.toContainText('Loading', NETWORK);
   });
 
@@ -659,6 +703,7 @@ test.describe('a driver’s file on a phone', () => {
     await page.addInitScript(() => {
       window.print = () => ((window as unknown as { printed: boolean }).printed = true);
     });
+    await neverIdle(page);
     await page.goto(`/drivers/${driver!.id}`);
     await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
     await expect(

@@ -1,5 +1,12 @@
 import type { z } from 'zod';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { DocumentKey, Role, State } from '@bmet/shared/constants';
 import type {
   deviceTokensResponseSchema,
@@ -14,6 +21,9 @@ import type {
   reviewDocumentBodySchema,
 } from '@bmet/shared/schemas/driver';
 import type { documentViewsResponseSchema } from '@bmet/shared/schemas/document-views';
+import type { driverChecksResponseSchema } from '@bmet/shared/schemas/driver-check';
+import type { vehicleListResponseSchema } from '@bmet/shared/schemas/vehicle';
+import type { walletResponseSchema } from '@bmet/shared/schemas/wallet';
 import type { DRIVER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
@@ -36,6 +46,10 @@ export const driverKeys = {
   history: (id: string) => ['drivers', 'history', id] as const,
   ratings: (id: string) => ['drivers', 'ratings', id] as const,
   devices: (id: string) => ['drivers', 'devices', id] as const,
+  checks: (id: string) => ['drivers', 'checks', id] as const,
+  wallet: (id: string) => ['drivers', 'wallet', id] as const,
+  /** Under the vehicles' keys: a change to any vehicle refreshes it. */
+  vehicle: (id: string) => ['vehicles', 'driver', id] as const,
 };
 
 const query = (params: Record<string, string | number | boolean | undefined>) => {
@@ -110,9 +124,21 @@ export function usePolledLocation(id: string, enabled: boolean, intervalMs: numb
   });
 }
 
+/**
+ * The sections of a driver's file below its first screen are fetched ahead while the browser is
+ * idle (driver-dashboard-screen.tsx) and drawn when they come near the screen. Their answers count
+ * as fresh for 30 s, so that a section drawn within that time asks for nothing again, and are kept
+ * for 30 minutes unwatched (React Query's default is 5), so that a file left open that long still
+ * prints whole from the browser's menu. A change made here refreshes them at once. The documents
+ * are not among them: a vehicle given to the driver elsewhere changes them, and they are read again
+ * whenever drawn.
+ */
+export const SECTION_KEPT_MS = 30 * 60_000;
+const SECTION_CACHE = { staleTime: 30_000, gcTime: SECTION_KEPT_MS };
+
 /** A driver's ten documents, or with `of: 'vehicle'` those of the vehicle they drive now. */
-export function useDocuments(id: string, of: 'driver' | 'vehicle' = 'driver') {
-  return useQuery({
+export const documentsQuery = (id: string, of: 'driver' | 'vehicle' = 'driver') =>
+  queryOptions({
     queryKey: [...driverKeys.documents(id), of],
     queryFn: ({ signal }) =>
       apiRequest<typeof driverDocumentsResponseSchema>(
@@ -121,6 +147,9 @@ export function useDocuments(id: string, of: 'driver' | 'vehicle' = 'driver') {
         { signal },
       ).then((r) => r.data),
   });
+
+export function useDocuments(id: string, of: 'driver' | 'vehicle' = 'driver') {
+  return useQuery(documentsQuery(id, of));
 }
 
 /** A document image as an object URL: images are served only with the bearer token, never publicly. */
@@ -179,34 +208,79 @@ export function useReviewDocument(id: string) {
   });
 }
 
-export function useHistory(id: string) {
-  return useCursorList(driverKeys.history(id), (cursor, signal) =>
-    apiRequest<typeof historyResponseSchema>(
-      'GET',
-      `/drivers/driver/${id}/history${query({ limit: 10, cursor })}`,
-      { signal },
-    ),
-  );
-}
+/** Ten entries a page, each naming the cursor of the next. */
+const tenAPage = <Page extends { nextCursor: string | null }>(
+  queryKey: readonly unknown[],
+  path: string,
+  fetchPage: (path: string, signal: AbortSignal) => Promise<Page>,
+) =>
+  infiniteQueryOptions({
+    queryKey,
+    queryFn: ({ pageParam, signal }) =>
+      fetchPage(`${path}${query({ limit: 10, cursor: pageParam })}`, signal),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => last.nextCursor ?? undefined,
+    ...SECTION_CACHE,
+  });
 
-export function useRatings(id: string) {
-  return useCursorList(driverKeys.ratings(id), (cursor, signal) =>
-    apiRequest<typeof ratingsResponseSchema>(
-      'GET',
-      `/drivers/driver/${id}/ratings${query({ limit: 10, cursor })}`,
-      { signal },
-    ),
+export const historyQuery = (id: string) =>
+  tenAPage(driverKeys.history(id), `/drivers/driver/${id}/history`, (path, signal) =>
+    apiRequest<typeof historyResponseSchema>('GET', path, { signal }),
   );
-}
 
-export function useDeviceTokens(id: string) {
-  return useQuery({
+export const ratingsQuery = (id: string) =>
+  tenAPage(driverKeys.ratings(id), `/drivers/driver/${id}/ratings`, (path, signal) =>
+    apiRequest<typeof ratingsResponseSchema>('GET', path, { signal }),
+  );
+
+/** The driver's wallet as the driver app kept it: its balance and entries, newest first. */
+export const walletQuery = (id: string) =>
+  tenAPage(driverKeys.wallet(id), `/drivers/driver/${id}/wallet`, (path, signal) =>
+    apiRequest<typeof walletResponseSchema>('GET', path, { signal }),
+  );
+
+/** The driver's checks beside the documents, each with its status today. */
+export const checksQuery = (id: string) =>
+  queryOptions({
+    queryKey: driverKeys.checks(id),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof driverChecksResponseSchema>('GET', `/drivers/driver/${id}/checks`, { signal }).then(
+        (r) => r.data,
+      ),
+    ...SECTION_CACHE,
+  });
+
+/** The vehicle the driver drives now, or null. */
+export const vehicleQuery = (id: string) =>
+  queryOptions({
+    queryKey: driverKeys.vehicle(id),
+    queryFn: ({ signal }) =>
+      apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${id}&limit=1`, {
+        signal,
+      }).then((r) => Object.values(r.data)[0] ?? null),
+    ...SECTION_CACHE,
+  });
+
+export const devicesQuery = (id: string) =>
+  queryOptions({
     queryKey: driverKeys.devices(id),
     queryFn: ({ signal }) =>
       apiRequest<typeof deviceTokensResponseSchema>('GET', `/drivers/driver/${id}/device-tokens`, {
         signal,
       }).then((r) => r.data),
+    ...SECTION_CACHE,
   });
+
+export function useHistory(id: string) {
+  return useInfiniteQuery(historyQuery(id));
+}
+
+export function useRatings(id: string) {
+  return useInfiniteQuery(ratingsQuery(id));
+}
+
+export function useDeviceTokens(id: string) {
+  return useQuery(devicesQuery(id));
 }
 
 export function useIssueDeviceToken(id: string) {

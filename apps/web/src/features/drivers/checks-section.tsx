@@ -5,14 +5,15 @@ import { lazy, useDeferredValue, useState } from 'react';
 import { can } from '@bmet/shared/permissions';
 import { m } from '@bmet/shared/paraglide/messages';
 import type { CheckStatus } from '@bmet/shared/driver-check-rules';
-import type { DriverCheck, driverChecksResponseSchema } from '@bmet/shared/schemas/driver-check';
+import type { DriverCheck } from '@bmet/shared/schemas/driver-check';
 import { Cell, ListTable } from '../../components/list-table';
 import { OnDemand } from '../../components/on-demand';
-import { apiRequest } from '../../lib/api-client';
 import { formatCalendarDate, formatRupees } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
 
-export const checkKeys = (id: string) => ['drivers', 'checks', id] as const;
+import { checksQuery, driverKeys } from './api';
+
+export const checkKeys = driverKeys.checks;
 
 // The form loads with its first use: its inputs are not needed to read the checks.
 const CheckDialog = lazy(() => import('./check-dialog').then((module) => ({ default: module.CheckDialog })));
@@ -43,15 +44,7 @@ function measureOf(check: DriverCheck): string {
  */
 export function ChecksSection({ driverId }: { driverId: string }) {
   const { session } = useSession();
-  const checks = useDeferredValue(
-    useQuery({
-      queryKey: checkKeys(driverId),
-      queryFn: ({ signal }) =>
-        apiRequest<typeof driverChecksResponseSchema>('GET', `/drivers/driver/${driverId}/checks`, {
-          signal,
-        }).then((r) => r.data),
-    }),
-  );
+  const checks = useDeferredValue(useQuery(checksQuery(driverId)));
   const [editing, setEditing] = useState<DriverCheck | null>(null);
   const mayRecord = session && can(session.role, ['drivers', 'checks']);
   if (checks.isPending)

@@ -13,6 +13,7 @@ import {
 } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
 import { DEFAULT_LOCATION } from '@bmet/shared/constants';
 import { m } from '@bmet/shared/paraglide/messages';
 import { can } from '@bmet/shared/permissions';
@@ -22,7 +23,17 @@ import { complianceReasons } from './compliance-badge';
 import { Page } from '../../components/page';
 import { TimeAgo } from '../../components/time-ago';
 import { useSession } from '../../lib/session-context';
-import { useDriver } from './api';
+import {
+  checksQuery,
+  devicesQuery,
+  documentsQuery,
+  historyQuery,
+  ratingsQuery,
+  SECTION_KEPT_MS,
+  useDriver,
+  vehicleQuery,
+  walletQuery,
+} from './api';
 import { DocumentsSection } from './documents-section';
 import { useLiveLocation } from './use-live-location';
 import { carTypeLabel } from '@bmet/shared/labels';
@@ -33,23 +44,24 @@ import { Spinner } from '../../components/spinner';
 import { useNearScreen } from '../../lib/use-near-screen';
 import { showNotification } from '../../lib/notify';
 import { PartErrorBoundary } from '../../components/part-error-boundary';
+import { preloadable } from '../../lib/preloadable';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts, and
 // the sections below the first screen's as they come near it.
 const belowSections = {
-  history: () => import('./history-section'),
-  ratings: () => import('./ratings-section'),
-  vehicle: () => import('./vehicle-section'),
-  checks: () => import('./checks-section'),
-  wallet: () => import('./wallet-section'),
-  devices: () => import('./devices-section'),
+  history: preloadable(() => import('./history-section').then((m) => m.HistorySection)),
+  ratings: preloadable(() => import('./ratings-section').then((m) => m.RatingsSection)),
+  vehicle: preloadable(() => import('./vehicle-section').then((m) => m.VehicleSection)),
+  checks: preloadable(() => import('./checks-section').then((m) => m.ChecksSection)),
+  wallet: preloadable(() => import('./wallet-section').then((m) => m.WalletSection)),
+  devices: preloadable(() => import('./devices-section').then((m) => m.DevicesSection)),
 };
-const HistorySection = lazy(() => belowSections.history().then((m) => ({ default: m.HistorySection })));
-const RatingsSection = lazy(() => belowSections.ratings().then((m) => ({ default: m.RatingsSection })));
-const VehicleSection = lazy(() => belowSections.vehicle().then((m) => ({ default: m.VehicleSection })));
-const ChecksSection = lazy(() => belowSections.checks().then((m) => ({ default: m.ChecksSection })));
-const WalletSection = lazy(() => belowSections.wallet().then((m) => ({ default: m.WalletSection })));
-const DevicesSection = lazy(() => belowSections.devices().then((m) => ({ default: m.DevicesSection })));
+const HistorySection = belowSections.history.Component;
+const RatingsSection = belowSections.ratings.Component;
+const VehicleSection = belowSections.vehicle.Component;
+const ChecksSection = belowSections.checks.Component;
+const WalletSection = belowSections.wallet.Component;
+const DevicesSection = belowSections.devices.Component;
 const DriverActionNotice = lazy(() =>
   import('./driver-action-notice').then((m) => ({ default: m.DriverActionNotice })),
 );
@@ -57,6 +69,69 @@ const DriverMap = lazy(() => import('./driver-map').then((m) => ({ default: m.Dr
 const AssignDriverDialog = lazy(() =>
   import('./assign-driver-dialog').then((m) => ({ default: m.AssignDriverDialog })),
 );
+
+/** Runs `run` when the browser is idle (after a fifth of a second where it cannot tell); answers a cancel. */
+function whenIdle(run: () => void): () => void {
+  if (typeof requestIdleCallback === 'function') {
+    const handle = requestIdleCallback(run, { timeout: 5_000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(run, 200);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Once the driver is shown, each section's code and answer, one after another while the browser
+ * is idle: the browser's own Print (its menu, Ctrl+P), which draws every section at once and
+ * cannot wait, then prints them whole, and a quick scroll finds them ready. Nothing is drawn
+ * until it comes near the screen. Not the documents' images: each fetch of one is recorded as a
+ * view of it. Nothing ahead where the browser asks to save data.
+ */
+function usePrefetchSections(driverId: string | undefined) {
+  const client = useQueryClient();
+  useEffect(() => {
+    // Not where the phone asks to save data: what is never scrolled to is then never fetched.
+    const saveData = (navigator as Navigator & { connection?: { saveData?: boolean } }).connection?.saveData;
+    if (!driverId || saveData) return;
+    // The documents are read again when drawn: fetched ahead only where none are held yet.
+    const documentsAhead = (of: 'driver' | 'vehicle') =>
+      client.prefetchQuery({ ...documentsQuery(driverId, of), staleTime: Infinity, gcTime: SECTION_KEPT_MS });
+    const steps: (() => Promise<unknown>)[] = [
+      () => documentsAhead('driver'),
+      () =>
+        Promise.all([belowSections.history.preload(), client.prefetchInfiniteQuery(historyQuery(driverId))]),
+      () =>
+        Promise.all([belowSections.ratings.preload(), client.prefetchInfiniteQuery(ratingsQuery(driverId))]),
+      async () => {
+        await belowSections.vehicle.preload();
+        // The vehicle's own documents are read only where the driver drives one.
+        if (await client.fetchQuery(vehicleQuery(driverId))) await documentsAhead('vehicle');
+      },
+      () => Promise.all([belowSections.checks.preload(), client.prefetchQuery(checksQuery(driverId))]),
+      () =>
+        Promise.all([belowSections.wallet.preload(), client.prefetchInfiniteQuery(walletQuery(driverId))]),
+      () => Promise.all([belowSections.devices.preload(), client.prefetchQuery(devicesQuery(driverId))]),
+    ];
+    let stopped = false;
+    let cancel = () => {};
+    const next = () => {
+      const step = steps.shift();
+      if (!step || stopped) return;
+      // A step that fails (the connection dropped) leaves its section to ask again when drawn.
+      cancel = whenIdle(
+        () =>
+          void step()
+            .catch(() => undefined)
+            .then(next),
+      );
+    };
+    next();
+    return () => {
+      stopped = true;
+      cancel();
+    };
+  }, [client, driverId]);
+}
 
 /** Every section drawn, near the screen or not: set for the Print button. */
 const EverySection = createContext(false);
@@ -148,7 +223,7 @@ function usePrintFile(driverId: string) {
     setPrinting(true);
     try {
       // Their code first: a section that cannot be fetched leaves the file as it was.
-      await Promise.all(Object.values(belowSections).map((load) => load()));
+      await Promise.all(Object.values(belowSections).map((section) => section.preload()));
       if (!still()) return;
       flushSync(() => setEveryFor(of));
       if (page.current && (await drawnWhole(page.current, still))) window.print();
@@ -298,6 +373,7 @@ export function DriverDashboardScreen() {
   const deferred = useDeferredValue(driver.data);
   // Moving to another driver, the deferred value is the last driver's for a moment: not shown.
   const d = deferred?.id === driverId ? deferred : undefined;
+  usePrefetchSections(d?.id);
 
   const back = (
     <Anchor component={Link} to="/drivers" size="sm">

@@ -3,28 +3,19 @@ import { useDeferredValue } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { m } from '@bmet/shared/paraglide/messages';
-import type { vehicleListResponseSchema } from '@bmet/shared/schemas/vehicle';
 import { vehicleReasons } from '@bmet/shared/vehicle-labels';
 import { formatRegistration, makeAndModel } from '@bmet/shared/vehicle-rules';
 import { Tag } from '../../components/row-parts';
-import { apiRequest } from '../../lib/api-client';
 import { ErrorAlert } from '../../components/error-alert';
 import { DocumentsSection } from './documents-section';
+import { vehicleQuery } from './api';
 import { Spinner } from '../../components/spinner';
 
 const INSURANCE = ['vehicleInsurance'] as const;
 
 /** The vehicle the driver drives now, with its age and whether it may be driven; its page a click away. */
 export function VehicleSection({ driverId }: { driverId: string }) {
-  const vehicle = useDeferredValue(
-    useQuery({
-      queryKey: ['vehicles', 'driver', driverId],
-      queryFn: ({ signal }) =>
-        apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${driverId}&limit=1`, {
-          signal,
-        }).then((r) => Object.values(r.data)[0] ?? null),
-    }),
-  );
+  const vehicle = useDeferredValue(useQuery(vehicleQuery(driverId)));
   if (vehicle.isError) return <ErrorAlert error={vehicle.error} />;
   if (vehicle.isPending) return <Spinner label={m.vehiclesLoading()} size="sm" />;
   const v = vehicle.data;

@@ -2,26 +2,10 @@ import { Text } from '@mantine/core';
 import { useDeferredValue } from 'react';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { m } from '@bmet/shared/paraglide/messages';
-import type { walletResponseSchema } from '@bmet/shared/schemas/wallet';
 import { Cell, ListTable } from '../../components/list-table';
 import { LoadMoreButton } from '../../components/load-more-button';
-import { apiRequest } from '../../lib/api-client';
 import { formatDateTime, formatRupees } from '../../lib/format';
-
-function useWallet(driverId: string) {
-  return useInfiniteQuery({
-    queryKey: ['drivers', 'wallet', driverId],
-    queryFn: ({ pageParam, signal }) => {
-      const params = new URLSearchParams({ limit: '10' });
-      if (pageParam) params.set('cursor', pageParam);
-      return apiRequest<typeof walletResponseSchema>('GET', `/drivers/driver/${driverId}/wallet?${params}`, {
-        signal,
-      });
-    },
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-  });
-}
+import { walletQuery } from './api';
 
 /** The kinds the driver app wrote, in the reader's language; an unknown one as it was written. */
 function kindLabel(kind: string): string {
@@ -38,7 +22,7 @@ function kindLabel(kind: string): string {
 
 /** The driver's wallet as the driver app kept it: its balance and its entries, newest first. Read-only. */
 export function WalletSection({ driverId }: { driverId: string }) {
-  const wallet = useDeferredValue(useWallet(driverId));
+  const wallet = useDeferredValue(useInfiniteQuery(walletQuery(driverId)));
   if (wallet.isPending)
     return (
       <Text c="dimmed" data-content-loading="">

@@ -29,7 +29,6 @@ export const vehicleKeys = {
   all: ['vehicles'] as const,
   list: (view: VehicleListView) => ['vehicles', 'list', view] as const,
   detail: (id: string) => ['vehicles', 'detail', id] as const,
-  ofDriver: (driverId: string) => ['vehicles', 'driver', driverId] as const,
 };
 
 const search = (params: Record<string, string | number | undefined>) => {
@@ -59,17 +58,6 @@ export function useVehicle(id: string) {
       apiRequest<typeof vehicleDetailResponseSchema>('GET', `/vehicles/${id}`, { signal }).then(
         (r) => r.data,
       ),
-  });
-}
-
-/** The vehicle a driver drives now, or null. */
-export function useDriverVehicle(driverId: string) {
-  return useQuery({
-    queryKey: vehicleKeys.ofDriver(driverId),
-    queryFn: ({ signal }) =>
-      apiRequest<typeof vehicleListResponseSchema>('GET', `/vehicles?driverId=${driverId}&limit=1`, {
-        signal,
-      }).then((r) => Object.values(r.data)[0] ?? null),
   });
 }
 
