@@ -554,6 +554,30 @@ test.describe('a driver’s file on paper', () => {
     await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeHidden();
     await expect(page.getByRole('banner')).toBeHidden();
     await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+    // Nor the sections' own buttons, while what they show stays.
+    const documents = section(page, 'Document details');
+    await expect(documents.getByText('Aadhar Card', { exact: true })).toBeVisible();
+    const actions = documents.getByRole('button', { name: /^(Upload|Replace|Views of) / });
+    for (const button of await actions.all()) await expect(button).toBeHidden();
+    await expect(documents.getByRole('button', { name: /^Enlarge / }).first()).toBeVisible();
+    // A column of things to do is left off with its heading, the others keep their places.
+    const checks = section(page, 'Checks, training and insurance');
+    await expect(checks.getByRole('columnheader', { name: 'Check', exact: true })).toBeVisible();
+    await expect(checks.getByRole('columnheader', { name: 'Action', includeHidden: true })).toBeHidden();
+    const recordCells = checks.getByRole('cell', { includeHidden: true }).filter({ hasText: 'Record' });
+    expect(await recordCells.count()).toBeGreaterThan(0);
+    for (const cell of await recordCells.all()) await expect(cell).toBeHidden();
+    await expect(documents.getByRole('columnheader', { name: 'Actions', includeHidden: true })).toBeHidden();
+    const deviceName = section(page, 'Driver app devices').getByRole('textbox', {
+      name: 'Device name',
+      includeHidden: true,
+    });
+    await expect(deviceName).toBeHidden();
+    await page.emulateMedia({ media: 'screen' });
+    await expect(actions.first()).toBeVisible();
+    await expect(checks.getByRole('columnheader', { name: 'Action' })).toBeVisible();
+    await expect(documents.getByRole('columnheader', { name: 'Actions' })).toBeVisible();
+    await expect(deviceName).toBeVisible();
   });
 });
 

@@ -8,8 +8,11 @@ export { classes as listTableClasses };
 /** A column sorted by the field `sort` of the list's rows when its header is pressed. */
 export type SortableColumn<F extends string> = { label: string; sort: F };
 
-/** A column heading: a plain one (text or an element), or a sortable one. */
-export type ListColumn<F extends string = string> = ReactNode | SortableColumn<F>;
+/** A column of things to do (its cells marked `screenOnly` too): left off paper. */
+export type ScreenOnlyColumn = { label: string; screenOnly: true };
+
+/** A column heading: a plain one (text or an element), a sortable one, or one for the screen only. */
+export type ListColumn<F extends string = string> = ReactNode | SortableColumn<F> | ScreenOnlyColumn;
 
 /** How the list is sorted, and what a header press asks for (the same field again turns it round). */
 export type ListTableSort<F extends string> = {
@@ -18,14 +21,15 @@ export type ListTableSort<F extends string> = {
   onSort: (field: F) => void;
 };
 
+const isPlainObject = (column: unknown): column is Record<string, unknown> =>
+  typeof column === 'object' && column !== null && !isValidElement(column);
+
 function isSortable<F extends string>(column: ListColumn<F>): column is SortableColumn<F> {
-  return (
-    typeof column === 'object' &&
-    column !== null &&
-    !isValidElement(column) &&
-    'sort' in column &&
-    'label' in column
-  );
+  return isPlainObject(column) && 'sort' in column && 'label' in column;
+}
+
+function isScreenOnly(column: ListColumn): column is ScreenOnlyColumn {
+  return isPlainObject(column) && 'screenOnly' in column && column.screenOnly === true;
 }
 
 const ARIA_SORT = { asc: 'ascending', desc: 'descending' } as const;
@@ -84,6 +88,10 @@ export function ListTable<F extends string = string>({
             // The columns are fixed for a table's life, so their places are stable keys.
             isSortable(column) ? (
               <SortHeader key={index} column={column} sorting={sorting} />
+            ) : isScreenOnly(column) ? (
+              <th key={index} role="columnheader" scope="col" data-print="hide">
+                {column.label}
+              </th>
             ) : (
               <th key={index} role="columnheader" scope="col">
                 {column}
@@ -97,10 +105,21 @@ export function ListTable<F extends string = string>({
   );
 }
 
-/** A cell under the column named `label` (shown above the value on a phone; '' for none). */
-export function Cell({ label, children }: { label: string; children?: ReactNode }) {
+/**
+ * A cell under the column named `label` (shown above the value on a phone; '' for none);
+ * `screenOnly` under a column of things to do, left off paper.
+ */
+export function Cell({
+  label,
+  screenOnly,
+  children,
+}: {
+  label: string;
+  screenOnly?: boolean;
+  children?: ReactNode;
+}) {
   return (
-    <td role="cell" data-label={label}>
+    <td role="cell" data-label={label} data-print={screenOnly ? 'hide' : undefined}>
       {children}
     </td>
   );

@@ -61,7 +61,7 @@ export function ChecksSection({ driverId }: { driverId: string }) {
     m.checkColumnReference(),
     m.checkColumnMeasure(),
     m.checkColumnExpires(),
-    ...(mayRecord ? [m.checkColumnAction()] : []),
+    ...(mayRecord ? [{ label: m.checkColumnAction(), screenOnly: true as const }] : []),
   ];
   return (
     <>
@@ -81,7 +81,7 @@ export function ChecksSection({ driverId }: { driverId: string }) {
               {check.expiresOn ? formatCalendarDate(check.expiresOn) : '-'}
             </Cell>
             {mayRecord && (
-              <Cell label={m.checkColumnAction()}>
+              <Cell label={m.checkColumnAction()} screenOnly>
                 <Button
                   size="xs"
                   variant="light"

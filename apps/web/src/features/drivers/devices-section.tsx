@@ -19,7 +19,8 @@ export function DevicesSection({ driverId }: { driverId: string }) {
 
   return (
     <Stack gap="sm">
-      <Group align="end" wrap="wrap">
+      {/* Issuing a token is something to do: not on paper. */}
+      <Group align="end" wrap="wrap" data-print="hide">
         <TextInput
           label={m.driversDeviceName()}
           placeholder={m.driversDeviceNamePlaceholder()}

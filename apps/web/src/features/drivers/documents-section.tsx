@@ -224,7 +224,12 @@ export function DocumentsSection({
     <>
       <ListTable
         label={label}
-        columns={[m.driversDocument(), m.driversImage(), m.driversStatus(), m.driversActions()]}
+        columns={[
+          m.driversDocument(),
+          m.driversImage(),
+          m.driversStatus(),
+          { label: m.driversActions(), screenOnly: true },
+        ]}
       >
         {shown.map((document) => (
           <tr key={document.key} role="row">
@@ -238,7 +243,7 @@ export function DocumentsSection({
             <Cell label={m.driversStatus()}>
               <StatusCell document={document} />
             </Cell>
-            <Cell label="">
+            <Cell label="" screenOnly>
               <DocumentActions
                 driverId={driverId}
                 document={document}
