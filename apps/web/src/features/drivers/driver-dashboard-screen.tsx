@@ -137,11 +137,12 @@ function usePrefetchSections(driverId: string | undefined) {
 const EverySection = createContext(false);
 
 /**
- * A section of the file. Its content (and the request for it) waits until the section comes near
- * the screen: on a phone the first screen holds the driver's information and map, and drawing the
- * six sections below with it kept a phone's CPU busy for about half a second (Lighthouse's
- * blocking time 913 ms with them, 465 without). Until then, and while its code loads, it holds its
- * title and a loader in about its place.
+ * A section of the file. Its content is drawn when the section comes near the screen (its code
+ * and answer are fetched ahead, usePrefetchSections): on a phone the first screen holds the
+ * driver's information and map, and drawing the six sections below with it kept a phone's CPU
+ * busy for about half a second (Lighthouse's blocking time 913 ms with them, 465 without). Until
+ * then, and while its code or answer is still on the way, it holds its title and a loader in
+ * about its place.
  */
 function Section({ title, children, eager }: { title: string; children: ReactNode; eager?: boolean }) {
   const every = useContext(EverySection);
