@@ -587,6 +587,15 @@ test.describe('a driver’s file on a phone', () => {
   // Below the first screen and the half screen after it.
   const below = ['Rating details', 'Vehicle', 'Wallet', 'Driver app devices'];
 
+  /** Opens a driver's file; the wallet, far below the first screen, is not drawn yet. */
+  const openUndrawn = async (page: Page, driver: ListedDriver) => {
+    await page.goto(`/drivers/${driver.id}`);
+    await expect(page.getByRole('heading', { name: driver.name, level: 2 })).toBeVisible(NETWORK);
+    await expect(
+      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
+    ).toBeAttached();
+  };
+
   test('draws the sections below the first screen as they come near, and all of them to print', async ({
     page,
     request,
@@ -682,8 +691,7 @@ test.describe('a driver’s file on a phone', () => {
     const devices = page.waitForResponse((response) => response.url().endsWith('/device-tokens'), {
       timeout: 60_000,
     });
-    await page.goto(`/drivers/${driver!.id}`);
-    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
+    await openUndrawn(page, driver!);
     await devices;
     await networkQuiet(page);
     // Still not drawn: fetched ahead while the browser is idle, shown only when near or printed.
@@ -705,11 +713,7 @@ test.describe('a driver’s file on a phone', () => {
   }) => {
     const [driver] = await fetchDrivers(request, session!);
     await neverIdle(page);
-    await page.goto(`/drivers/${driver!.id}`);
-    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
-    await expect(
-      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
-    ).toBeAttached();
+    await openUndrawn(page, driver!);
     await expect(section(page, 'Wallet')).not.toContainText('Print button', { useInnerText: true });
     const onPaper = await browserPrint(page);
     expect(onPaper.waiting).toBe(0);
@@ -728,11 +732,7 @@ test.describe('a driver’s file on a phone', () => {
       window.print = () => ((window as unknown as { printed: boolean }).printed = true);
     });
     await neverIdle(page);
-    await page.goto(`/drivers/${driver!.id}`);
-    await expect(page.getByRole('heading', { name: driver!.name, level: 2 })).toBeVisible(NETWORK);
-    await expect(
-      section(page, 'Wallet').getByRole('progressbar', { name: 'Loading: Wallet' }),
-    ).toBeAttached();
+    await openUndrawn(page, driver!);
     await networkQuiet(page);
     // The connection drops: the code of the sections not yet drawn cannot be fetched.
     await page.route('**/assets/*.js', (route) => route.abort());
