@@ -1,12 +1,5 @@
 import type { z } from 'zod';
-import {
-  infiniteQueryOptions,
-  queryOptions,
-  useInfiniteQuery,
-  useMutation,
-  useQuery,
-  useQueryClient,
-} from '@tanstack/react-query';
+import { queryOptions, useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DocumentKey, Role, State } from '@bmet/shared/constants';
 import type {
   deviceTokensResponseSchema,
@@ -27,7 +20,7 @@ import type { walletResponseSchema } from '@bmet/shared/schemas/wallet';
 import type { DRIVER_SORTS, SortOrder } from '@bmet/shared/schemas/sort';
 import { m } from '@bmet/shared/paraglide/messages';
 import { ApiError, apiRequest, authorizedFetch } from '../../lib/api-client';
-import { useCursorList } from '../../lib/cursor-list';
+import { cursorListOptions, useCursorList } from '../../lib/cursor-list';
 import { useInvalidatingMutation } from '../../lib/invalidating-mutation';
 
 /** The spec's list path for each role; each answers only the drivers that caller may see. */
@@ -208,20 +201,17 @@ export function useReviewDocument(id: string) {
   });
 }
 
-/** Ten entries a page, each naming the cursor of the next. */
+/** A section's list, ten entries a page, kept as the sections' answers are. */
 const tenAPage = <Page extends { nextCursor: string | null }>(
   queryKey: readonly unknown[],
   path: string,
   fetchPage: (path: string, signal: AbortSignal) => Promise<Page>,
-) =>
-  infiniteQueryOptions({
-    queryKey,
-    queryFn: ({ pageParam, signal }) =>
-      fetchPage(`${path}${query({ limit: 10, cursor: pageParam })}`, signal),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last) => last.nextCursor ?? undefined,
-    ...SECTION_CACHE,
-  });
+) => ({
+  ...cursorListOptions(queryKey, (cursor, signal) =>
+    fetchPage(`${path}${query({ limit: 10, cursor })}`, signal),
+  ),
+  ...SECTION_CACHE,
+});
 
 export const historyQuery = (id: string) =>
   tenAPage(driverKeys.history(id), `/drivers/driver/${id}/history`, (path, signal) =>

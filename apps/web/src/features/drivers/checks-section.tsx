@@ -10,7 +10,6 @@ import { Cell, ListTable } from '../../components/list-table';
 import { OnDemand } from '../../components/on-demand';
 import { formatCalendarDate, formatRupees } from '../../lib/format';
 import { useSession } from '../../lib/session-context';
-
 import { checksQuery, driverKeys } from './api';
 
 export const checkKeys = driverKeys.checks;

@@ -47,7 +47,8 @@ import { PartErrorBoundary } from '../../components/part-error-boundary';
 import { preloadable } from '../../lib/preloadable';
 
 // The map (Leaflet) and the assignment dialog load after the dashboard has shown its facts, and
-// the sections below the first screen's as they come near it.
+// the sections below the first screen's when the browser is idle (usePrefetchSections) or as they
+// come near it, whichever is first.
 const belowSections = {
   history: preloadable(() => import('./history-section').then((m) => m.HistorySection)),
   ratings: preloadable(() => import('./ratings-section').then((m) => m.RatingsSection)),
