@@ -66,7 +66,62 @@ function useNow(): number {
   return now;
 }
 
-function RowActions({ driver, deletedView }: { driver: Driver; deletedView: boolean }) {
+/** A deleted driver's Restore button. */
+function RestoreAction({ driver }: { driver: Driver }) {
+  const restore = useRestoreDriver();
+  return (
+    <RowButton
+      loading={restore.isPending}
+      onClick={() =>
+        restore.mutate(driver.id, {
+          onSuccess: () =>
+            showNotification({ color: 'teal', message: m.driversRestored({ name: driver.name }) }),
+          onError: (error) => showNotification({ color: 'red', message: error.message }),
+        })
+      }
+    >
+      {m.driversRestore()}
+    </RowButton>
+  );
+}
+
+/**
+ * The question asked once Delete is pressed. The deletion's state lives here, not in every row: a
+ * page of 50 rows otherwise keeps 50 mutations watched for the one or two ever pressed.
+ */
+function ConfirmDelete({ driver, onClose }: { driver: Driver; onClose: () => void }) {
+  const remove = useDeleteDriver();
+  return (
+    <>
+      {/* Which driver the confirmation deletes, read out as it appears. */}
+      <Text size="xs" fw={600} role="status" w="100%">
+        {m.driversDeleteQuestion({ name: driver.name })}
+      </Text>
+      <RowButton
+        variant="danger"
+        loading={remove.isPending}
+        onClick={() =>
+          remove.mutate(driver.id, {
+            onSuccess: () =>
+              showNotification({ color: 'teal', message: m.driversDeleted({ name: driver.name }) }),
+            onError: (error) => {
+              onClose();
+              showNotification({ color: 'red', message: error.message });
+            },
+          })
+        }
+      >
+        {m.driversConfirm()}
+      </RowButton>
+      {/* The confirmation takes the focus on its safe choice (the Delete button is gone). */}
+      <RowButton variant="default" autoFocus onClick={onClose}>
+        {m.driversCancel()}
+      </RowButton>
+    </>
+  );
+}
+
+function RowActions({ driver }: { driver: Driver }) {
   const navigate = useNavigate();
   const [confirming, setConfirming] = useState(false);
   const deleteButton = useRef<HTMLButtonElement>(null);
@@ -75,54 +130,10 @@ function RowActions({ driver, deletedView }: { driver: Driver; deletedView: bool
     flushSync(() => setConfirming(false));
     deleteButton.current?.focus();
   };
-  const remove = useDeleteDriver();
-  const restore = useRestoreDriver();
-
-  if (deletedView) {
-    return (
-      <RowButton
-        loading={restore.isPending}
-        onClick={() =>
-          restore.mutate(driver.id, {
-            onSuccess: () =>
-              showNotification({ color: 'teal', message: m.driversRestored({ name: driver.name }) }),
-            onError: (error) => showNotification({ color: 'red', message: error.message }),
-          })
-        }
-      >
-        {m.driversRestore()}
-      </RowButton>
-    );
-  }
   return (
     <div className={listTableClasses.actions}>
       {confirming ? (
-        <>
-          {/* Which driver the confirmation deletes, read out as it appears. */}
-          <Text size="xs" fw={600} role="status" w="100%">
-            {m.driversDeleteQuestion({ name: driver.name })}
-          </Text>
-          <RowButton
-            variant="danger"
-            loading={remove.isPending}
-            onClick={() =>
-              remove.mutate(driver.id, {
-                onSuccess: () =>
-                  showNotification({ color: 'teal', message: m.driversDeleted({ name: driver.name }) }),
-                onError: (error) => {
-                  setConfirming(false);
-                  showNotification({ color: 'red', message: error.message });
-                },
-              })
-            }
-          >
-            {m.driversConfirm()}
-          </RowButton>
-          {/* The confirmation takes the focus on its safe choice (the Delete button is gone). */}
-          <RowButton variant="default" autoFocus onClick={cancel}>
-            {m.driversCancel()}
-          </RowButton>
-        </>
+        <ConfirmDelete driver={driver} onClose={cancel} />
       ) : (
         <RowButton variant="danger-light" ref={deleteButton} onClick={() => setConfirming(true)}>
           {m.deleteDriver()}
@@ -288,7 +299,7 @@ export function DriversScreen() {
                     <LiveStatus positionAt={driver.positionAt} now={now} />
                   </Cell>
                   <Cell label="">
-                    <RowActions driver={driver} deletedView={deletedView} />
+                    {deletedView ? <RestoreAction driver={driver} /> : <RowActions driver={driver} />}
                   </Cell>
                 </tr>
               ))}
