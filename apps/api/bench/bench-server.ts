@@ -76,11 +76,26 @@ export async function startServer(database: { url?: string; env?: Record<string,
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  /** The first error lines the server logged (level 50 or 60), to say what the count counted. */
+  /**
+   * The first errors the server logged (level 50 or 60), to say what the count counted: each
+   * error's message first, since a long field (a list of accounts) would hide it at the end.
+   */
   const errorLines = (most = 3) =>
     log
       .split('\n')
       .filter((line) => /"level":(50|60)/.test(line))
-      .slice(0, most);
+      .slice(0, most)
+      .map(summarizeLogLine);
   return { baseUrl, pid: child.pid!, stop, errors: () => errors, errorLines, log: () => log };
+}
+
+/** A logged line as its message, then its error's, then the line itself. */
+function summarizeLogLine(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { msg?: unknown; err?: { type?: unknown; message?: unknown } };
+    const error = entry.err ? ` (${String(entry.err.type)}: ${String(entry.err.message)})` : '';
+    return `${String(entry.msg)}${error} ${line}`;
+  } catch {
+    return line;
+  }
 }
