@@ -122,6 +122,17 @@ test.describe('grievances as an admin', () => {
       timeline.getByRole('listitem').filter({ hasText: 'Driver says the AC was broken.' }),
     ).toContainText('by Asha Rao', NETWORK);
 
+    // On paper: the category and priority as text, with nothing to change or add.
+    await page.emulateMedia({ media: 'print' });
+    await expect(details.getByText('Behaviour', { exact: true }).filter({ visible: true })).toHaveCount(1);
+    await expect(details.getByText('High', { exact: true }).filter({ visible: true })).toHaveCount(1);
+    await expect(details.getByLabel(/^Category/)).toBeHidden();
+    await expect(details.getByText('Priority', { exact: true }).filter({ visible: true })).toHaveCount(1);
+    await expect(timeline.getByLabel('Comment for the team')).toBeHidden();
+    await expect(steps).toBeHidden();
+    await page.emulateMedia({ media: 'screen' });
+    await expect(details.getByLabel(/^Category/)).toHaveValue('behaviour');
+
     // Resolved only with what the complainant is told.
     await steps.getByRole('button', { name: 'Resolve' }).click();
     const resolve = page.getByRole('dialog', { name: `Resolve · ${number}` });

@@ -37,9 +37,9 @@ import { GrievanceSteps } from './grievance-steps';
 import { GrievanceAttachments } from './grievance-attachments';
 import { Spinner } from '../../components/spinner';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, print, children }: { label: string; print?: 'only'; children: ReactNode }) {
   return (
-    <Stack gap={2}>
+    <Stack gap={2} data-print={print}>
       <Text size="xs" c="dimmed">
         {label}
       </Text>
@@ -172,7 +172,7 @@ function Overview({ grievance }: { grievance: Grievance }) {
             onChange={(event) => change({ category: event.currentTarget.value as GrievanceCategory })}
             data={GRIEVANCE_CATEGORIES.map((value) => ({ value, label: grievanceCategoryLabel(value) }))}
             disabled={update.isPending}
-            data-print="hide"
+            wrapperProps={{ 'data-print': 'hide' }}
           />
           <NativeSelect
             label={m.grievancePriority()}
@@ -180,8 +180,15 @@ function Overview({ grievance }: { grievance: Grievance }) {
             onChange={(event) => change({ priority: event.currentTarget.value as GrievancePriority })}
             data={GRIEVANCE_PRIORITIES.map((value) => ({ value, label: grievancePriorityLabel(value) }))}
             disabled={update.isPending}
-            data-print="hide"
+            wrapperProps={{ 'data-print': 'hide' }}
           />
+          {/* On paper a select is an empty box: its value is printed as the fields around it. */}
+          <Field label={m.grievanceCategory()} print="only">
+            {grievanceCategoryLabel(grievance.category)}
+          </Field>
+          <Field label={m.grievancePriority()} print="only">
+            <GrievancePriorityBadge priority={grievance.priority} />
+          </Field>
         </>
       ) : (
         <>
