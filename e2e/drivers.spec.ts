@@ -167,9 +167,30 @@ test.describe('driver list as admin', () => {
 
         await row.getByRole('button', { name: 'Cancel' }).click();
         await expect(page.getByRole('button', { name: 'Confirm' })).toHaveCount(0);
-        await expect(row.getByRole('button', { name: 'Delete driver' })).toBeVisible();
+        await expect(row.getByRole('button', { name: 'Delete driver' })).toBeFocused();
         await expect(row.getByRole('cell').first()).toHaveText(name!);
         await expect(bodyRows(page)).toHaveCount(50);
+      });
+
+      await test.step('a refused deletion says why and keeps the driver', async () => {
+        const row = bodyRows(page).nth(2);
+        const name = await row.getByRole('cell').first().textContent();
+        let answer!: () => void;
+        const held = new Promise<void>((resolve) => (answer = resolve));
+        await page.route('**/api/drivers/driver/*', async (route) => {
+          if (route.request().method() !== 'DELETE') return route.fallback();
+          await held;
+          await route.fulfill({ status: 409, json: { error: 'The driver is on a trip.', code: 'CONFLICT' } });
+        });
+        await row.getByRole('button', { name: 'Delete driver' }).click();
+        await row.getByRole('button', { name: 'Confirm' }).click();
+        // Once sent, a deletion cannot be called back: Cancel waits for the answer.
+        await expect(row.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+        answer();
+        await expect(page.getByText('The driver is on a trip.')).toBeVisible(NETWORK);
+        await expect(row.getByRole('button', { name: 'Delete driver' })).toBeFocused();
+        await expect(row.getByRole('cell').first()).toHaveText(name!);
+        await page.unroute('**/api/drivers/driver/*');
       });
 
       await test.step('Confirm deletes the driver and the list no longer shows it', async () => {

@@ -132,6 +132,7 @@ test.describe('grievances as an admin', () => {
     await expect(steps).toBeHidden();
     await page.emulateMedia({ media: 'screen' });
     await expect(details.getByLabel(/^Category/)).toHaveValue('behaviour');
+    await expect(details.getByText('Priority', { exact: true }).filter({ visible: true })).toHaveCount(1);
 
     // Resolved only with what the complainant is told.
     await steps.getByRole('button', { name: 'Resolve' }).click();

@@ -113,8 +113,9 @@ function ConfirmDelete({ driver, onClose }: { driver: Driver; onClose: () => voi
       >
         {m.driversConfirm()}
       </RowButton>
-      {/* The confirmation takes the focus on its safe choice (the Delete button is gone). */}
-      <RowButton variant="default" autoFocus onClick={onClose}>
+      {/* The confirmation takes the focus on its safe choice (the Delete button is gone). Once
+          sent, a deletion cannot be called back: Cancel waits with Confirm for its answer. */}
+      <RowButton variant="default" autoFocus disabled={remove.isPending} onClick={onClose}>
         {m.driversCancel()}
       </RowButton>
     </>
