@@ -1,9 +1,9 @@
-import { Text } from '@mantine/core';
 import { documentProblemLabel } from '@bmet/shared/labels';
 import { m } from '@bmet/shared/paraglide/messages';
 import { CHECK_KIND_LABELS } from '@bmet/shared/check-labels';
 import type { Compliance, ComplianceCheckProblem } from '@bmet/shared/schemas/driver';
 import { Tag } from '../../components/row-parts';
+import classes from './compliance-badge.module.css';
 
 const CHECK_PROBLEMS: Record<ComplianceCheckProblem['problem'], (input: { document: string }) => string> = {
   missing: m.complianceProblemMissing,
@@ -38,13 +38,11 @@ export function ComplianceBadge({ compliance }: { compliance: Compliance | undef
   if (!compliance || compliance.compliant) return null;
   const reasons = m.complianceReasons({ reasons: complianceReasons(compliance) });
   return (
-    <span
-      style={{ display: 'flex', flexDirection: 'column', gap: 2, alignItems: 'flex-start', marginTop: 4 }}
-    >
+    <span className={classes.badge}>
       <Tag color="red">{m.notCompliant()}</Tag>
-      <Text size="xs" c="dimmed" lineClamp={2} maw={260} title={reasons}>
+      <span className={classes.reasons} title={reasons}>
         {reasons}
-      </Text>
+      </span>
     </span>
   );
 }
