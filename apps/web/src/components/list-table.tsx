@@ -80,28 +80,30 @@ export function ListTable<F extends string = string>({
   // milliseconds (50 rows in one go block a phone's CPU for 100 ms and more).
   const rows = useDeferredValue(children, null);
   return (
-    // Explicit roles: a table laid out as cards keeps its table semantics for screen readers.
-    <table className={classes.table} aria-label={label} role="table">
-      <thead>
-        <tr role="row">
-          {columns.map((column, index) =>
-            // The columns are fixed for a table's life, so their places are stable keys.
-            isSortable(column) ? (
-              <SortHeader key={index} column={column} sorting={sorting} />
-            ) : isScreenOnly(column) ? (
-              <th key={index} role="columnheader" scope="col" data-print="hide">
-                {column.label}
-              </th>
-            ) : (
-              <th key={index} role="columnheader" scope="col">
-                {column}
-              </th>
-            ),
-          )}
-        </tr>
-      </thead>
-      <tbody>{rows}</tbody>
-    </table>
+    <div className={classes.frame}>
+      {/* Explicit roles: a table laid out as cards keeps its table semantics for screen readers. */}
+      <table className={classes.table} aria-label={label} role="table">
+        <thead>
+          <tr role="row">
+            {columns.map((column, index) =>
+              // The columns are fixed for a table's life, so their places are stable keys.
+              isSortable(column) ? (
+                <SortHeader key={index} column={column} sorting={sorting} />
+              ) : isScreenOnly(column) ? (
+                <th key={index} role="columnheader" scope="col" data-print="hide">
+                  {column.label}
+                </th>
+              ) : (
+                <th key={index} role="columnheader" scope="col">
+                  {column}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{rows}</tbody>
+      </table>
+    </div>
   );
 }
 
