@@ -29,7 +29,7 @@ import { useTripCount, useTripList } from './api';
 import { OnDemand } from '../../components/on-demand';
 import { carTypeLabel } from '@bmet/shared/labels';
 import { ListSummary } from '../../components/list-summary';
-import { formatDateTime, formatRupees } from '../../lib/format';
+import { formatDate, formatRupees, formatTime } from '../../lib/format';
 
 const TripDetailDrawer = lazy(() =>
   import('./trip-detail-panel').then((m) => ({ default: m.TripDetailDrawer })),
@@ -155,10 +155,16 @@ export function TripsScreen() {
             <Badges trip={trip} first={index === 0 && sort.isDefault} />
           </Cell>
           <Cell label={m.tripsColumnWhen()}>
-            <span className={listTableClasses.nowrap}>{formatDateTime(trip.createdAt)}</span>
+            {/* The day over the time where the column is narrow (ten columns on a laptop). */}
+            <span className={listTableClasses.nowrap}>{formatDate(trip.createdAt)},</span>{' '}
+            <span className={listTableClasses.nowrap}>{formatTime(trip.createdAt)}</span>
           </Cell>
-          <Cell label={m.tripsPickUpLocation()}>{trip['pick-up'].location ?? '-'}</Cell>
-          <Cell label={m.tripsDestinationLocation()}>{trip.destination.location ?? '-'}</Cell>
+          <Cell label={m.tripsPickUpLocation()}>
+            <span className={listTableClasses.wholeWords}>{trip['pick-up'].location ?? '-'}</span>
+          </Cell>
+          <Cell label={m.tripsDestinationLocation()}>
+            <span className={listTableClasses.wholeWords}>{trip.destination.location ?? '-'}</span>
+          </Cell>
           <Cell label={m.tripsColumnDriver()}>
             <span className={listTableClasses.words}>{trip.driver_info?.name ?? '-'}</span>
           </Cell>
